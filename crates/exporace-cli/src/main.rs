@@ -1,0 +1,57 @@
+//! `exporace`: the command line for exponential-race experiments.
+//!
+//! `exporace run <scenario.json>` answers a scenario (see `docs/scenario.md`)
+//! and prints the result as JSON; `-` reads the scenario from stdin.
+
+use std::io::Read;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Exponential-race (Gumbel-max) sampling as LLM inference engines do it.
+#[derive(Parser, Debug)]
+#[command(name = "exporace", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Answer a JSON scenario and print the result as JSON.
+    Run {
+        /// The scenario file, or `-` for stdin.
+        scenario: PathBuf,
+    },
+}
+
+fn read_input(path: &PathBuf) -> Result<String, String> {
+    if path.as_os_str() == "-" {
+        let mut s = String::new();
+        std::io::stdin()
+            .read_to_string(&mut s)
+            .map_err(|e| format!("reading stdin: {e}"))?;
+        Ok(s)
+    } else {
+        std::fs::read_to_string(path).map_err(|e| format!("reading {}: {e}", path.display()))
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match &cli.command {
+        Command::Run { scenario } => read_input(scenario)
+            .and_then(|text| exporace::scenario::run(&text).map_err(|e| e.to_string())),
+    };
+    match result {
+        Ok(out) => {
+            println!("{out}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,161 @@
+//! Philox4x32-10, the counter-based generator of Random123, addressed as Triton
+//! addresses it (`python/triton/language/random.py`).
+//!
+//! The key is the seed's (low, high) 32-bit words and the counter is
+//! `(offset low, offset high, c2, c3)`; Triton's `tl.randint*` always has
+//! `c2 = c3 = 0`. Every value is a pure function of (seed, counter), so draws can
+//! be made in any order, on any number of threads, with the same bits.
+
+use core::convert::Infallible;
+
+use rand_core::{SeedableRng, TryRng};
+
+const MUL_A: u32 = 0xD251_1F53;
+const MUL_B: u32 = 0xCD9E_8D57;
+const WEYL_0: u32 = 0x9E37_79B9;
+const WEYL_1: u32 = 0xBB67_AE85;
+
+/// Triton's fp32 scale for `tl.rand`: `4.6566127342e-10` (about 2^-31).
+pub const TRITON_RAND_SCALE: f32 = 4.656_612_7e-10;
+
+/// One Philox4x32-10 block: ten rounds over `counter` under `key`.
+#[inline(always)]
+pub fn philox4x32_10(counter: [u32; 4], key: [u32; 2]) -> [u32; 4] {
+    let [mut c0, mut c1, mut c2, mut c3] = counter;
+    let [mut k0, mut k1] = key;
+    for round in 0..10 {
+        let p0 = (MUL_A as u64) * (c0 as u64);
+        let p2 = (MUL_B as u64) * (c2 as u64);
+        let (hi_a, lo_a) = ((p0 >> 32) as u32, p0 as u32);
+        let (hi_b, lo_b) = ((p2 >> 32) as u32, p2 as u32);
+        c0 = hi_b ^ c1 ^ k0;
+        c2 = hi_a ^ c3 ^ k1;
+        c1 = lo_b;
+        c3 = lo_a;
+        if round < 9 {
+            k0 = k0.wrapping_add(WEYL_0);
+            k1 = k1.wrapping_add(WEYL_1);
+        }
+    }
+    [c0, c1, c2, c3]
+}
+
+/// The Philox key of a 64-bit seed: (low word, high word).
+#[inline(always)]
+pub const fn key(seed: u64) -> [u32; 2] {
+    [seed as u32, (seed >> 32) as u32]
+}
+
+/// Triton's `tl.randint4x(seed, offset)`: all four words of the block at
+/// counter `(offset low, offset high, 0, 0)`.
+#[inline(always)]
+pub fn randint4x(seed: u64, offset: u64) -> [u32; 4] {
+    philox4x32_10([offset as u32, (offset >> 32) as u32, 0, 0], key(seed))
+}
+
+/// Triton's `tl.randint(seed, offset)`: the first word of [`randint4x`].
+#[inline(always)]
+pub fn randint(seed: u64, offset: u64) -> u32 {
+    randint4x(seed, offset)[0]
+}
+
+/// Triton's `uint_to_uniform_float` for a 32-bit word: reinterpret as `i32`, map
+/// negative `x` to `-x - 1`, convert to fp32 (rounding) and multiply by
+/// [`TRITON_RAND_SCALE`] in fp32. The result lies in [0, 1], and is exactly 1.0
+/// for the largest words because the conversion rounds up.
+#[inline(always)]
+pub fn triton_uniform(word: u32) -> f32 {
+    let x = word as i32;
+    let x = if x < 0 { -(x + 1) } else { x };
+    (x as f32) * TRITON_RAND_SCALE
+}
+
+/// Triton's `tl.rand(seed, offset)` in fp32.
+#[inline(always)]
+pub fn rand(seed: u64, offset: u64) -> f32 {
+    triton_uniform(randint(seed, offset))
+}
+
+/// A sequential Philox stream that implements `rand_core`'s traits, so it can
+/// drive anything in the `rand` ecosystem. Block `n` of the stream is Triton's
+/// `tl.randint4x(seed, n)`, and its words are returned in order.
+///
+/// ```
+/// use exporace::philox::{randint4x, PhiloxStream};
+/// use rand_core::Rng;
+/// let mut rng = PhiloxStream::new(12345);
+/// assert_eq!(rng.next_u32(), randint4x(12345, 0)[0]);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PhiloxStream {
+    key: [u32; 2],
+    block: u64,
+    buffer: [u32; 4],
+    used: usize,
+}
+
+impl PhiloxStream {
+    /// A stream at offset 0 for `seed`.
+    pub fn new(seed: u64) -> Self {
+        Self::at_offset(seed, 0)
+    }
+
+    /// A stream whose next block is `tl.randint4x(seed, offset)`.
+    pub fn at_offset(seed: u64, offset: u64) -> Self {
+        PhiloxStream {
+            key: key(seed),
+            block: offset,
+            buffer: [0; 4],
+            used: 4,
+        }
+    }
+
+    #[inline]
+    fn word(&mut self) -> u32 {
+        if self.used == 4 {
+            let b = self.block;
+            self.buffer = philox4x32_10([b as u32, (b >> 32) as u32, 0, 0], self.key);
+            self.block = b.wrapping_add(1);
+            self.used = 0;
+        }
+        let w = self.buffer[self.used];
+        self.used += 1;
+        w
+    }
+}
+
+impl TryRng for PhiloxStream {
+    type Error = Infallible;
+
+    fn try_next_u32(&mut self) -> Result<u32, Infallible> {
+        Ok(self.word())
+    }
+
+    /// Two consecutive words, the first in the low half (as `rand_core` does).
+    fn try_next_u64(&mut self) -> Result<u64, Infallible> {
+        let lo = self.word() as u64;
+        let hi = self.word() as u64;
+        Ok(lo | (hi << 32))
+    }
+
+    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Infallible> {
+        for chunk in dst.chunks_mut(4) {
+            let bytes = self.word().to_le_bytes();
+            chunk.copy_from_slice(&bytes[..chunk.len()]);
+        }
+        Ok(())
+    }
+}
+
+impl SeedableRng for PhiloxStream {
+    /// The seed as 8 little-endian bytes.
+    type Seed = [u8; 8];
+
+    fn from_seed(seed: [u8; 8]) -> Self {
+        Self::new(u64::from_le_bytes(seed))
+    }
+
+    fn seed_from_u64(state: u64) -> Self {
+        Self::new(state)
+    }
+}

@@ -1,0 +1,195 @@
+//! The exponential race: `argmax_i w_i * inv_q_i` and `argmax_i w_i / q_i`.
+//!
+//! Weights are `f32`; the noise and the score are of the generic noise type, the
+//! wider of the two. Ties go to the smallest index. NaN scores follow an explicit
+//! [`NanPolicy`]. The result keeps the runner-up so margins can be reported.
+
+use crate::error::{Error, Result};
+use crate::float::NoiseFloat;
+use crate::policy::NanPolicy;
+use crate::validate;
+
+/// How a weight and a noise value combine into a score.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "scenario", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "scenario", serde(rename_all = "snake_case"))]
+pub enum Form {
+    /// `w * inv_q`: vLLM's recovered-token kernel.
+    #[default]
+    Mul,
+    /// `w / q`: vLLM V1 `random_sample` (`probs.div_(q).argmax()`).
+    Div,
+}
+
+impl Form {
+    /// The score of weight `w` against noise `n` in this form, in the noise type.
+    #[inline(always)]
+    pub fn score<T: NoiseFloat>(self, w: f32, n: T) -> T {
+        match self {
+            Form::Mul => T::from_f32(w) * n,
+            Form::Div => T::from_f32(w) / n,
+        }
+    }
+
+    /// The name of the noise tensor this form reads (`inv_q` or `q`).
+    pub const fn noise_name(self) -> &'static str {
+        match self {
+            Form::Mul => "inv_q",
+            Form::Div => "q",
+        }
+    }
+}
+
+/// One token's place in a race.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Contender<T> {
+    /// Token id, in [0, V).
+    pub token: usize,
+    /// Its score `w * inv_q` (or `w / q`).
+    pub score: T,
+}
+
+/// The outcome of one race.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RaceResult<T> {
+    /// The token chosen.
+    pub winner: Contender<T>,
+    /// The best of the rest under the same rule; `None` when V = 1.
+    pub runner_up: Option<Contender<T>>,
+}
+
+impl<T: NoiseFloat> RaceResult<T> {
+    /// The winner's lead over the runner-up in ulps of the noise type; `None`
+    /// without a runner-up or when either score is NaN.
+    pub fn margin_ulps(&self) -> Option<u64> {
+        let r = self.runner_up?;
+        self.winner.score.ulp_distance(r.score)
+    }
+}
+
+/// Tracks the leader and the runner-up of a race as tokens arrive in index order.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Standings<T> {
+    policy: NanPolicy,
+    best: Option<Contender<T>>,
+    second: Option<Contender<T>>,
+}
+
+impl<T: NoiseFloat> Standings<T> {
+    pub(crate) fn new(policy: NanPolicy) -> Self {
+        Standings {
+            policy,
+            best: None,
+            second: None,
+        }
+    }
+
+    /// Enters token `token` with `score`. Tokens must arrive in increasing order.
+    #[inline(always)]
+    pub(crate) fn push(&mut self, token: usize, score: T) {
+        let c = Contender { token, score };
+        match self.best {
+            None => self.best = Some(c),
+            Some(b) if self.policy.beats(score, b.score) => {
+                self.second = self.best;
+                self.best = Some(c);
+            }
+            Some(_) => match self.second {
+                Some(s) if !self.policy.beats(score, s.score) => {}
+                _ => self.second = Some(c),
+            },
+        }
+    }
+
+    /// The result, or `None` if no token was entered.
+    pub(crate) fn finish(self) -> Option<RaceResult<T>> {
+        Some(RaceResult {
+            winner: self.best?,
+            runner_up: self.second,
+        })
+    }
+}
+
+/// Runs a race over `n` tokens whose weights come from `weight` (already
+/// validated) and whose noise is `noise`. Used by every kernel in the crate.
+#[inline]
+pub(crate) fn race_with<T: NoiseFloat>(
+    form: Form,
+    weight: impl Fn(usize) -> f32,
+    noise: &[T],
+    policy: NanPolicy,
+) -> Result<RaceResult<T>> {
+    let mut standings = Standings::new(policy);
+    for (i, &n) in noise.iter().enumerate() {
+        let w = weight(i);
+        let s = form.score(w, n);
+        if s.is_nan() && policy == NanPolicy::Reject {
+            return Err(Error::NanScore {
+                index: i,
+                weight: w,
+                noise: n.to_f64(),
+            });
+        }
+        standings.push(i, s);
+    }
+    standings.finish().ok_or(Error::EmptyVocab)
+}
+
+/// `argmax_i score(w_i, noise_i)` in the given [`Form`], after validating the
+/// inputs: equal lengths, V >= 1, finite non-negative weights, non-negative noise.
+pub fn race<T: NoiseFloat>(
+    form: Form,
+    weights: &[f32],
+    noise: &[T],
+    policy: NanPolicy,
+) -> Result<RaceResult<T>> {
+    validate::vocab(weights.len())?;
+    validate::len(
+        match form {
+            Form::Mul => "inv_q (must match weights)",
+            Form::Div => "q (must match weights)",
+        },
+        weights.len(),
+        noise.len(),
+    )?;
+    validate::weights("weights", weights, 0)?;
+    validate::noise(form.noise_name(), noise, 0)?;
+    race_with(form, |i| weights[i], noise, policy)
+}
+
+/// `argmax_i w_i * inv_q_i`: vLLM's recovered-token form. See [`race`].
+///
+/// ```
+/// use exporace::{race_mul, NanPolicy};
+/// let r = race_mul(&[0.5f32, 0.25, 0.25], &[1.0f64, 4.0, 0.5], NanPolicy::FirstNanWins)?;
+/// assert_eq!(r.winner.token, 1); // 0.25 * 4 = 1.0 beats 0.5 * 1 = 0.5
+/// assert_eq!(r.runner_up.unwrap().token, 0);
+/// # Ok::<(), exporace::Error>(())
+/// ```
+pub fn race_mul<T: NoiseFloat>(
+    weights: &[f32],
+    inv_q: &[T],
+    policy: NanPolicy,
+) -> Result<RaceResult<T>> {
+    race(Form::Mul, weights, inv_q, policy)
+}
+
+/// `argmax_i w_i / q_i`: vLLM V1 `random_sample`. See [`race`].
+pub fn race_div<T: NoiseFloat>(
+    weights: &[f32],
+    q: &[T],
+    policy: NanPolicy,
+) -> Result<RaceResult<T>> {
+    race(Form::Div, weights, q, policy)
+}
+
+/// `argmax` of plain `f32` values with ties to the smallest index, as
+/// `torch.argmax` (used for greedy requests). `values` must be validated and
+/// non-empty.
+pub(crate) fn argmax_f32(values: &[f32]) -> usize {
+    let mut standings = Standings::new(NanPolicy::FirstNanWins);
+    for (i, &v) in values.iter().enumerate() {
+        standings.push(i, v);
+    }
+    standings.finish().map_or(0, |r| r.winner.token)
+}

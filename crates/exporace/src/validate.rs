@@ -1,0 +1,120 @@
+//! Input checks shared by every public entry point. Each returns the first
+//! problem it finds as a typed [`Error`] naming the tensor, index and value.
+
+use crate::error::{Error, Position, Result, ValueProblem};
+use crate::float::NoiseFloat;
+
+/// The largest size engines index with 32-bit ids.
+pub const MAX_SIZE: usize = i32::MAX as usize;
+
+/// Checks a size against [`MAX_SIZE`].
+pub fn size(what: &'static str, size: usize) -> Result<()> {
+    if size > MAX_SIZE {
+        return Err(Error::TooLarge {
+            what,
+            size: size as u64,
+            limit: MAX_SIZE as u64,
+        });
+    }
+    Ok(())
+}
+
+/// `a * b` as a tensor element count, checked for overflow. A `[T, V]` matrix
+/// may hold more than `i32::MAX` elements; only its dimensions are limited.
+pub fn product(what: &'static str, a: usize, b: usize) -> Result<usize> {
+    a.checked_mul(b).ok_or(Error::TooLarge {
+        what,
+        size: u64::MAX,
+        limit: usize::MAX as u64,
+    })
+}
+
+/// Checks that `actual == expected`.
+pub fn len(what: &'static str, expected: usize, actual: usize) -> Result<()> {
+    if expected != actual {
+        return Err(Error::LengthMismatch {
+            what,
+            expected,
+            actual,
+        });
+    }
+    Ok(())
+}
+
+/// Checks a vocabulary size: non-zero and at most [`MAX_SIZE`].
+pub fn vocab(vocab_size: usize) -> Result<()> {
+    if vocab_size == 0 {
+        return Err(Error::EmptyVocab);
+    }
+    size("vocabulary size", vocab_size)
+}
+
+/// Weights and probabilities: finite and not negative (`-0.0` is allowed).
+pub fn weights(tensor: &'static str, values: &[f32], row_len: usize) -> Result<()> {
+    for (index, &v) in values.iter().enumerate() {
+        let problem = if v.is_nan() {
+            ValueProblem::Nan
+        } else if v.is_infinite() {
+            ValueProblem::Infinite
+        } else if v < 0.0 {
+            ValueProblem::Negative
+        } else {
+            continue;
+        };
+        return Err(Error::BadValue {
+            tensor,
+            at: Position { index, row_len },
+            value: v as f64,
+            problem,
+        });
+    }
+    Ok(())
+}
+
+/// Noise (`q` or `inv_q`): never negative. `+inf` (from `q = 0`) and NaN are
+/// legal here; what a NaN score does is the race's [`crate::NanPolicy`].
+pub fn noise<T: NoiseFloat>(tensor: &'static str, values: &[T], row_len: usize) -> Result<()> {
+    for (index, &v) in values.iter().enumerate() {
+        if !v.is_nan() && v < T::ZERO {
+            return Err(Error::BadValue {
+                tensor,
+                at: Position { index, row_len },
+                value: v.to_f64(),
+                problem: ValueProblem::Negative,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Uniforms: inside the closed interval [0, 1], NaN excluded.
+pub fn uniforms(tensor: &'static str, values: &[f64]) -> Result<()> {
+    for (index, &v) in values.iter().enumerate() {
+        if !(0.0..=1.0).contains(&v) {
+            return Err(Error::BadValue {
+                tensor,
+                at: Position { index, row_len: 0 },
+                value: v,
+                problem: if v.is_nan() {
+                    ValueProblem::Nan
+                } else {
+                    ValueProblem::OutsideUnitInterval
+                },
+            });
+        }
+    }
+    Ok(())
+}
+
+/// A token id in [0, V).
+pub fn token(tensor: &'static str, index: usize, id: i64, vocab_size: usize) -> Result<usize> {
+    if id < 0 || id as u64 >= vocab_size as u64 {
+        return Err(Error::TokenOutOfRange {
+            tensor,
+            index,
+            id,
+            vocab_size,
+        });
+    }
+    Ok(id as usize)
+}
