@@ -37,6 +37,9 @@ pub(crate) fn recover_one<T: NoiseFloat>(
 
 /// Samples the recovered token of every draft position, in token order.
 ///
+/// With the `parallel` feature, positions are spread over rayon's pool; each
+/// position is computed alone, so the result is the same for any thread count.
+///
 /// ```
 /// use exporace::{recover_tokens, NanPolicy, SpecBatch};
 /// let batch = SpecBatch {
@@ -58,11 +61,20 @@ pub fn recover_tokens<T: NoiseFloat>(
 ) -> Result<Vec<RaceResult<T>>> {
     batch.validate()?;
     validate_noise(batch, inv_q)?;
-    let mut out = Vec::with_capacity(batch.num_tokens());
-    for r in 0..batch.num_requests() {
-        for t in batch.request_tokens(r) {
-            out.push(recover_one(batch, inv_q, r, t, policy)?);
-        }
+    let position = |t: usize| {
+        let r = batch.request_of(t);
+        recover_one(batch, inv_q, r, t, policy)
+    };
+    #[cfg(feature = "parallel")]
+    {
+        use rayon::prelude::*;
+        (0..batch.num_tokens())
+            .into_par_iter()
+            .map(position)
+            .collect()
     }
-    Ok(out)
+    #[cfg(not(feature = "parallel"))]
+    {
+        (0..batch.num_tokens()).map(position).collect()
+    }
 }

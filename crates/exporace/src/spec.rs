@@ -50,6 +50,12 @@ impl SpecBatch<'_> {
         start..self.cu_num_draft_tokens[r] as usize
     }
 
+    /// The request owning draft token `t` (valid after [`SpecBatch::validate`]).
+    pub fn request_of(&self, t: usize) -> usize {
+        self.cu_num_draft_tokens
+            .partition_point(|&c| c as i64 <= t as i64)
+    }
+
     /// The longest draft of any request (0 for an empty batch).
     pub fn max_spec_len(&self) -> usize {
         (0..self.num_requests())
