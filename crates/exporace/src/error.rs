@@ -38,16 +38,14 @@ pub struct Position {
 
 impl fmt::Display for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.row_len == 0 {
-            write!(f, "index {}", self.index)
-        } else {
-            write!(
-                f,
-                "index {} (row {}, token {})",
-                self.index,
-                self.index / self.row_len,
-                self.index % self.row_len
-            )
+        match (
+            self.index.checked_div(self.row_len),
+            self.index.checked_rem(self.row_len),
+        ) {
+            (Some(row), Some(token)) => {
+                write!(f, "index {} (row {row}, token {token})", self.index)
+            }
+            _ => write!(f, "index {}", self.index),
         }
     }
 }

@@ -69,7 +69,8 @@ pub trait NoiseFloat:
     const ONE: Self;
     /// Positive infinity.
     const INFINITY: Self;
-    /// A quiet NaN.
+    /// The canonical quiet NaN (`0x7fc00000` / `0x7ff8000000000000`), the
+    /// same bits on every target.
     const NAN: Self;
     /// Smallest positive normal value.
     const MIN_POSITIVE: Self;
@@ -128,7 +129,7 @@ pub trait NoiseFloat:
 }
 
 macro_rules! impl_noise_float {
-    ($t:ty, $prec:expr, $bits:ty, $ln:path, $ln1p:path, $exp:path) => {
+    ($t:ty, $prec:expr, $bits:ty, $nan:expr, $ln:path, $ln1p:path, $exp:path) => {
         impl NoiseFloat for $t {
             const PRECISION: Precision = $prec;
             const BITS: u32 = <$bits>::BITS;
@@ -137,7 +138,7 @@ macro_rules! impl_noise_float {
             const ZERO: Self = 0.0;
             const ONE: Self = 1.0;
             const INFINITY: Self = <$t>::INFINITY;
-            const NAN: Self = <$t>::NAN;
+            const NAN: Self = <$t>::from_bits($nan);
             const MIN_POSITIVE: Self = <$t>::MIN_POSITIVE;
 
             #[inline(always)]
@@ -204,11 +205,20 @@ impl_noise_float!(
     f32,
     Precision::F32,
     u32,
+    0x7fc0_0000,
     libm::logf,
     libm::log1pf,
     libm::expf
 );
-impl_noise_float!(f64, Precision::F64, u64, libm::log, libm::log1p, libm::exp);
+impl_noise_float!(
+    f64,
+    Precision::F64,
+    u64,
+    0x7ff8_0000_0000_0000,
+    libm::log,
+    libm::log1p,
+    libm::exp
+);
 
 #[cfg(test)]
 mod tests {

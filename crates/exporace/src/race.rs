@@ -101,11 +101,18 @@ impl<T: NoiseFloat> Standings<T> {
         }
     }
 
-    /// The result, or `None` if no token was entered.
+    /// The result, or `None` if no token was entered. NaN scores are reported
+    /// as the canonical quiet NaN: the sign and payload of a NaN produced by
+    /// `0 * inf` differ between x86 and wasm, and results must be the same bits
+    /// everywhere.
     pub(crate) fn finish(self) -> Option<RaceResult<T>> {
+        let canonical = |c: Contender<T>| Contender {
+            token: c.token,
+            score: if c.score.is_nan() { T::NAN } else { c.score },
+        };
         Some(RaceResult {
-            winner: self.best?,
-            runner_up: self.second,
+            winner: canonical(self.best?),
+            runner_up: self.second.map(canonical),
         })
     }
 }

@@ -1,0 +1,133 @@
+//! `exporace run` on the hand-written scenarios of `docs/scenario.md`.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use serde_json::{Value, json};
+
+fn exporace(args: &[&str], stdin: Option<&str>) -> (bool, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_exporace"))
+        .args(args)
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    if let Some(s) = stdin {
+        child.stdin.take().unwrap().write_all(s.as_bytes()).unwrap();
+    }
+    drop(child.stdin.take());
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.success(),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+fn run_example(name: &str) -> Value {
+    let (ok, out, err) = exporace(&["run", &format!("docs/examples/{name}")], None);
+    assert!(ok, "{name}: {err}");
+    serde_json::from_str(&out).unwrap()
+}
+
+#[test]
+fn race_inline_matches_the_documented_answer() {
+    let v = run_example("race-inline.json");
+    assert_eq!(
+        v,
+        json!({
+            "exporace": 1, "op": "race", "precision": "f64", "nan_policy": "first_nan_wins", "seed": null,
+            "result": {
+                "winner": { "token": 1, "score": 1.0, "bits": "0x3ff0000000000000" },
+                "runner_up": { "token": 0, "score": 0.5, "bits": "0x3fe0000000000000" },
+                "margin_ulps": 4503599627370496u64
+            }
+        })
+    );
+}
+
+#[test]
+fn overflow_follows_the_nan_policy() {
+    let v = run_example("race-overflow.json");
+    assert_eq!(
+        v["result"]["winner"],
+        json!({"token": 2, "score": "inf", "bits": "0x7f800000"})
+    );
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../docs/examples/race-overflow.json"
+    ))
+    .unwrap()
+    .replace("nan_never_wins", "first_nan_wins");
+    let (ok, out, _) = exporace(&["run", "-"], Some(&text));
+    assert!(ok);
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        v["result"]["winner"],
+        json!({"token": 0, "score": "nan", "bits": "0x7fc00000"})
+    );
+}
+
+#[test]
+fn seeded_race_reports_its_seed_and_is_repeatable() {
+    let a = run_example("race-seeded.json");
+    assert_eq!(a["seed"], "42");
+    assert_eq!(a, run_example("race-seeded.json"));
+    // Without a seed one is drawn and reported; replaying it gives the same answer.
+    let text = r#"{"exporace":1,"op":"race","precision":"f64","weights":[0.1,0.2,0.3,0.4]}"#;
+    let (ok, out, _) = exporace(&["run", "-"], Some(text));
+    assert!(ok);
+    let first: Value = serde_json::from_str(&out).unwrap();
+    let seed = first["seed"].as_str().unwrap().to_string();
+    let replay = text.replace("\"weights\"", &format!("\"seed\":\"{seed}\",\"weights\""));
+    let (_, out, _) = exporace(&["run", "-"], Some(&replay));
+    assert_eq!(first, serde_json::from_str::<Value>(&out).unwrap());
+}
+
+#[test]
+fn recover_matches_the_documented_answer() {
+    let v = run_example("recover.json");
+    let tokens: Vec<u64> = v["result"]["positions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["winner"]["token"].as_u64().unwrap())
+        .collect();
+    assert_eq!(tokens, [2, 0, 1]);
+    assert_eq!(
+        v["result"]["positions"][1]["margin_ulps"], 0,
+        "an exact tie"
+    );
+    assert_eq!(v["result"]["positions"][2]["request"], 1);
+}
+
+#[test]
+fn rejection_matches_the_documented_answer() {
+    let v = run_example("rejection.json");
+    assert_eq!(
+        v["result"]["output_token_ids"],
+        json!([[1, 2, 2], [0, 0, -1]])
+    );
+    assert_eq!(v["seed"], "24301");
+    assert_eq!(v["result"]["requests"][0]["num_accepted"], 2);
+}
+
+#[test]
+fn errors_name_the_problem() {
+    let (ok, _, err) = exporace(
+        &["run", "-"],
+        Some(r#"{"exporace":1,"op":"race","precision":"f64","wieghts":[1]}"#),
+    );
+    assert!(!ok);
+    assert!(err.contains("unknown field `wieghts`"), "{err}");
+    let (ok, _, err) = exporace(
+        &["run", "-"],
+        Some(r#"{"exporace":1,"op":"race","precision":"f32","weights":[0.1,"nan"],"noise":[1,1]}"#),
+    );
+    assert!(!ok);
+    assert!(err.contains("NaN value NaN in weights at index 1"), "{err}");
+    let (ok, _, err) = exporace(&["run", "docs/examples/missing.json"], None);
+    assert!(!ok && err.contains("missing.json"), "{err}");
+}
