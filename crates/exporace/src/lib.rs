@@ -46,6 +46,7 @@ extern crate std;
 
 mod error;
 mod float;
+pub mod mt19937;
 pub mod noise;
 pub mod philox;
 mod policy;
@@ -58,6 +59,7 @@ mod rejection;
 pub mod scenario;
 pub mod seed;
 mod spec;
+pub mod torch_cpu;
 pub mod validate;
 
 pub use error::{Error, Position, Result, ValueProblem};
