@@ -46,6 +46,7 @@ extern crate std;
 
 mod error;
 mod float;
+mod kernel;
 pub mod mt19937;
 pub mod noise;
 pub mod philox;

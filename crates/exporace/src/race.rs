@@ -6,6 +6,7 @@
 
 use crate::error::{Error, Result};
 use crate::float::NoiseFloat;
+use crate::kernel::{self, Weights};
 use crate::policy::NanPolicy;
 use crate::validate;
 
@@ -101,6 +102,30 @@ impl<T: NoiseFloat> Standings<T> {
         }
     }
 
+    /// The runner-up's score when both the leader and the runner-up are
+    /// numbers. A later token whose score is a number at most this bar cannot
+    /// change the standings: it beats neither the runner-up nor the leader,
+    /// which is at least the runner-up whenever both are numbers.
+    #[inline(always)]
+    pub(crate) fn bar(&self) -> Option<T> {
+        match (self.best, self.second) {
+            (Some(b), Some(s)) if !b.score.is_nan() && !s.score.is_nan() => Some(s.score),
+            _ => None,
+        }
+    }
+
+    /// The standings of this token range followed by `later`, a range of
+    /// higher indices. The rule is a strict total order on (score, index)
+    /// pairs, so the top two of a union are the top two of the parts' top
+    /// twos; entering `later`'s leader before its runner-up is exact because
+    /// the runner-up never beats its own leader.
+    pub(crate) fn merge(mut self, later: Standings<T>) -> Standings<T> {
+        for c in [later.best, later.second].into_iter().flatten() {
+            self.push(c.token, c.score);
+        }
+        self
+    }
+
     /// The result, or `None` if no token was entered. NaN scores are reported
     /// as the canonical quiet NaN: the sign and payload of a NaN produced by
     /// `0 * inf` differ between x86 and wasm, and results must be the same bits
@@ -117,18 +142,31 @@ impl<T: NoiseFloat> Standings<T> {
     }
 }
 
-/// Runs a race over `n` tokens whose weights come from `weight` (already
-/// validated) and whose noise is `noise`. Used by every kernel in the crate.
+/// Runs a race over the tokens of `weights` against `noise` (already
+/// validated, equal lengths) through the lane kernels. Used by every race in
+/// the crate; bit-equal to [`scalar`].
 #[inline]
 pub(crate) fn race_with<T: NoiseFloat>(
     form: Form,
-    weight: impl Fn(usize) -> f32,
+    weights: Weights<'_>,
+    noise: &[T],
+    policy: NanPolicy,
+) -> Result<RaceResult<T>> {
+    kernel::race(form, weights, noise, policy).finish(|i| (weights.get(i), noise[i].to_f64()))
+}
+
+/// The scalar reference: one token at a time through [`Standings`]. The lane
+/// kernels must equal it bit for bit on every input.
+#[cfg_attr(not(test), allow(dead_code))]
+pub(crate) fn scalar<T: NoiseFloat>(
+    form: Form,
+    weights: Weights<'_>,
     noise: &[T],
     policy: NanPolicy,
 ) -> Result<RaceResult<T>> {
     let mut standings = Standings::new(policy);
     for (i, &n) in noise.iter().enumerate() {
-        let w = weight(i);
+        let w = weights.get(i);
         let s = form.score(w, n);
         if s.is_nan() && policy == NanPolicy::Reject {
             return Err(Error::NanScore {
@@ -161,7 +199,7 @@ pub fn race<T: NoiseFloat>(
     )?;
     validate::weights("weights", weights, 0)?;
     validate::noise(form.noise_name(), noise, 0)?;
-    race_with(form, |i| weights[i], noise, policy)
+    race_with(form, Weights::Plain(weights), noise, policy)
 }
 
 /// `argmax_i w_i * inv_q_i`: vLLM's recovered-token form. See [`race`].

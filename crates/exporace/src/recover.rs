@@ -9,6 +9,7 @@ use alloc::vec::Vec;
 
 use crate::error::Result;
 use crate::float::NoiseFloat;
+use crate::kernel::Weights;
 use crate::policy::NanPolicy;
 use crate::race::{Form, RaceResult, race_with};
 use crate::spec::SpecBatch;
@@ -32,7 +33,25 @@ pub(crate) fn recover_one<T: NoiseFloat>(
 ) -> Result<RaceResult<T>> {
     let v = batch.vocab_size;
     let row = &inv_q[r * v..(r + 1) * v];
-    race_with(Form::Mul, |i| batch.residual(t, i), row, policy)
+    race_with(Form::Mul, residual(batch, t), row, policy)
+}
+
+/// The residual weights of draft position `t`, as [`SpecBatch::residual`].
+pub(crate) fn residual<'a>(batch: &SpecBatch<'a>, t: usize) -> Weights<'a> {
+    let v = batch.vocab_size;
+    let p = &batch.target_probs[t * v..(t + 1) * v];
+    match batch.draft_probs {
+        Some(d) => Weights::Residual {
+            p,
+            d: &d[t * v..(t + 1) * v],
+        },
+        None => Weights::Zeroed {
+            p,
+            zero: usize::try_from(batch.draft_token_ids[t])
+                .ok()
+                .filter(|&z| z < v),
+        },
+    }
 }
 
 /// Samples the recovered token of every draft position, in token order.

@@ -14,6 +14,7 @@ use alloc::vec::Vec;
 
 use crate::error::Result;
 use crate::float::NoiseFloat;
+use crate::kernel::Weights;
 use crate::policy::NanPolicy;
 use crate::race::{Form, RaceResult, argmax_f32, race_with};
 use crate::recover::{recover_one, validate_noise};
@@ -207,8 +208,12 @@ pub fn rejection_sample<T: NoiseFloat>(
                     if greedy {
                         argmax_f32(p)
                     } else {
-                        let race =
-                            race_with(Form::Mul, |i| p[i], &inv_q[r * v..(r + 1) * v], policy)?;
+                        let race = race_with(
+                            Form::Mul,
+                            Weights::Plain(p),
+                            &inv_q[r * v..(r + 1) * v],
+                            policy,
+                        )?;
                         trace.bonus_race = Some(race);
                         race.winner.token
                     }

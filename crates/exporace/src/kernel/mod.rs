@@ -1,0 +1,238 @@
+//! The race kernels behind every public race: a block filter on explicit
+//! lanes, an exact scalar rescan of the blocks that can matter, and a split of
+//! long rows into fixed chunks merged in index order.
+//!
+//! A race keeps the standings (leader and runner-up) of the tokens seen so
+//! far. Once both are numbers, a later token whose score is a number at most
+//! the runner-up's cannot change them ([`Standings::bar`]). Each block of
+//! [`BLOCK`] tokens is first checked on [`LANES`] lanes with branch-free
+//! compares: if no score in it clears the bar, it is skipped; otherwise it is
+//! rescanned one token at a time through the same [`Standings::push`] as the
+//! scalar reference. The result is therefore the scalar path's, bit for bit, on
+//! every input (ties, NaN under each policy, zero rows, infinities), and on
+//! random rows almost every block after the first few is skipped at memory
+//! speed. The same pass also checks that every value is valid, so callers can
+//! defer their value checks to the rare row where something looked wrong.
+
+mod lanes;
+
+use core::ops::Range;
+
+use crate::error::{Error, Result};
+use crate::float::NoiseFloat;
+use crate::policy::NanPolicy;
+use crate::race::{Form, RaceResult, Standings};
+
+/// Lanes of one explicit SIMD step: 16 f32 scores fill one AVX-512 register,
+/// two AVX2 registers or four SSE2 / SIMD128 registers.
+pub(crate) const LANES: usize = 16;
+
+/// Tokens per filter block: large enough to amortise a check of the bar, small
+/// enough that a rescan re-reads it from L1.
+pub(crate) const BLOCK: usize = 512;
+
+/// Tokens per chunk when one row is split across threads. Fixed, so the chunks
+/// and therefore every intermediate result are the same for any thread count.
+pub(crate) const CHUNK: usize = 1 << 15;
+
+/// Where a race's weights come from.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Weights<'a> {
+    /// Plain weights.
+    Plain(&'a [f32]),
+    /// The residual `max(p - d, 0)` of target and draft probabilities.
+    Residual {
+        /// Target probabilities.
+        p: &'a [f32],
+        /// Draft probabilities.
+        d: &'a [f32],
+    },
+    /// Target probabilities with entry `zero` (the draft token) set to 0.
+    Zeroed {
+        /// Target probabilities.
+        p: &'a [f32],
+        /// The zeroed entry, if inside this range.
+        zero: Option<usize>,
+    },
+}
+
+impl<'a> Weights<'a> {
+    /// The weight of token `i` (in range).
+    #[inline(always)]
+    pub(crate) fn get(&self, i: usize) -> f32 {
+        match *self {
+            Weights::Plain(p) => p[i],
+            Weights::Residual { p, d } => {
+                let r = p[i] - d[i];
+                if r > 0.0 { r } else { 0.0 }
+            }
+            Weights::Zeroed { p, zero } => {
+                if zero == Some(i) {
+                    0.0
+                } else {
+                    p[i]
+                }
+            }
+        }
+    }
+
+    /// The weights of tokens `range`, renumbered from 0.
+    pub(crate) fn range(&self, range: Range<usize>) -> Weights<'a> {
+        match *self {
+            Weights::Plain(p) => Weights::Plain(&p[range]),
+            Weights::Residual { p, d } => Weights::Residual {
+                p: &p[range.clone()],
+                d: &d[range],
+            },
+            Weights::Zeroed { p, zero } => Weights::Zeroed {
+                zero: zero.filter(|z| range.contains(z)).map(|z| z - range.start),
+                p: &p[range],
+            },
+        }
+    }
+}
+
+/// The outcome of scanning tokens `offset..offset + n` of a row.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Scan<T> {
+    /// Standings of the tokens scanned, with absolute token ids.
+    pub(crate) standings: Standings<T>,
+    /// Under [`NanPolicy::Reject`], the first token whose score is NaN; the scan
+    /// stopped there.
+    pub(crate) halt: Option<usize>,
+    /// Every weight was finite and not negative and no noise value was
+    /// negative, in every block the scan reached.
+    pub(crate) clean: bool,
+}
+
+impl<T: NoiseFloat> Scan<T> {
+    /// An empty scan.
+    fn new(policy: NanPolicy) -> Self {
+        Scan {
+            standings: Standings::new(policy),
+            halt: None,
+            clean: true,
+        }
+    }
+
+    /// This scan followed by `later`, which covers higher token ids.
+    pub(crate) fn then(self, later: Scan<T>) -> Scan<T> {
+        if self.halt.is_some() {
+            return self;
+        }
+        Scan {
+            standings: self.standings.merge(later.standings),
+            halt: later.halt,
+            clean: self.clean && later.clean,
+        }
+    }
+
+    /// The race result; `at(i)` gives the weight and noise of token `i` for
+    /// the error of a rejected NaN score.
+    pub(crate) fn finish(self, at: impl Fn(usize) -> (f32, f64)) -> Result<RaceResult<T>> {
+        if let Some(index) = self.halt {
+            let (weight, noise) = at(index);
+            return Err(Error::NanScore {
+                index,
+                weight,
+                noise,
+            });
+        }
+        self.standings.finish().ok_or(Error::EmptyVocab)
+    }
+}
+
+/// The race over `weights` and `noise` (equal lengths), split into [`CHUNK`]s
+/// over rayon's pool with the `parallel` feature.
+pub(crate) fn race<T: NoiseFloat>(
+    form: Form,
+    weights: Weights<'_>,
+    noise: &[T],
+    policy: NanPolicy,
+) -> Scan<T> {
+    split(noise.len(), CHUNK, policy, |r| {
+        scan(
+            form,
+            weights.range(r.clone()),
+            &noise[r.clone()],
+            policy,
+            r.start,
+        )
+    })
+}
+
+/// Runs `part` over `0..n` in chunks of `chunk` tokens (in parallel with the
+/// `parallel` feature) and merges the scans in index order.
+pub(crate) fn split<T: NoiseFloat>(
+    n: usize,
+    chunk: usize,
+    policy: NanPolicy,
+    part: impl Fn(Range<usize>) -> Scan<T> + Sync,
+) -> Scan<T> {
+    let chunk = chunk.max(1);
+    let ranges = n.div_ceil(chunk);
+    let range = |c: usize| c * chunk..((c + 1) * chunk).min(n);
+    if ranges <= 1 {
+        return part(0..n);
+    }
+    #[cfg(feature = "parallel")]
+    {
+        use alloc::vec::Vec;
+        use rayon::prelude::*;
+        let scans: Vec<Scan<T>> = (0..ranges)
+            .into_par_iter()
+            .map(|c| part(range(c)))
+            .collect();
+        scans.into_iter().fold(Scan::new(policy), Scan::then)
+    }
+    #[cfg(not(feature = "parallel"))]
+    {
+        (0..ranges).fold(Scan::new(policy), |acc, c| {
+            if acc.halt.is_some() {
+                acc
+            } else {
+                acc.then(part(range(c)))
+            }
+        })
+    }
+}
+
+/// Scans one chunk: each block is filtered on lanes against the bar and
+/// rescanned token by token only if a score in it could change the standings.
+pub(crate) fn scan<T: NoiseFloat>(
+    form: Form,
+    weights: Weights<'_>,
+    noise: &[T],
+    policy: NanPolicy,
+    offset: usize,
+) -> Scan<T> {
+    let mut out = Scan::new(policy);
+    let mut start = 0;
+    while start < noise.len() {
+        let end = (start + BLOCK).min(noise.len());
+        let bar = out.standings.bar();
+        let look = lanes::look(
+            form,
+            weights.range(start..end),
+            &noise[start..end],
+            bar.unwrap_or(T::ZERO),
+            policy,
+        );
+        out.clean &= look.clean;
+        if !(look.quiet && bar.is_some()) {
+            for (i, &n) in noise.iter().enumerate().take(end).skip(start) {
+                let s = form.score(weights.get(i), n);
+                if s.is_nan() && policy == NanPolicy::Reject {
+                    out.halt = Some(offset + i);
+                    return out;
+                }
+                out.standings.push(offset + i, s);
+            }
+        }
+        start = end;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,228 @@
+//! The lane kernels against the scalar reference, bit for bit, over random
+//! rows with planted ties, NaN, infinities, zeros and invalid values.
+
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::*;
+use crate::race::scalar;
+
+/// SplitMix64, for inputs that share no code with what they test.
+pub(super) struct Mix(pub(super) u64);
+
+impl Mix {
+    pub(super) fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    pub(super) fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+
+    fn unit(&mut self) -> f64 {
+        (self.next() >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    /// A weight: mostly random, often on a coarse grid (ties), sometimes 0 or
+    /// -0.0, rarely invalid. `shape` biases rows to all-zero or rising.
+    fn weight(&mut self, i: usize, shape: u64) -> f32 {
+        match shape {
+            0 => return 0.0,
+            1 => return i as f32 * 1e-3,
+            _ => {}
+        }
+        match self.below(40) {
+            0..=3 => 0.0,
+            4 => -0.0,
+            5..=14 => self.below(4) as f32 * 0.25,
+            15 if shape == 2 => [f32::NAN, f32::INFINITY, -1.0][self.below(3) as usize],
+            _ => self.unit() as f32,
+        }
+    }
+
+    /// A noise value: Exp(1)-like, often on a grid, sometimes 0, inf or NaN.
+    fn noise<T: NoiseFloat>(&mut self, special: bool) -> T {
+        match self.below(60) {
+            0 if special => T::INFINITY,
+            1 if special => T::NAN,
+            2 if special => T::ZERO,
+            3 if special => -T::ZERO,
+            4..=15 => T::from_f64(self.below(3) as f64 + 1.0),
+            _ => T::from_f64(-(1.0 - self.unit()).ln()),
+        }
+    }
+}
+
+/// A result as bits: winner and runner-up (token, score bits), errors by
+/// their debug text (NaN fields compare unequal).
+pub(super) type Bits = core::result::Result<(usize, u64, Option<(usize, u64)>), String>;
+
+/// The bits of a result.
+pub(super) fn key<T: NoiseFloat>(r: Result<RaceResult<T>>) -> Bits {
+    r.map(|r| {
+        (
+            r.winner.token,
+            r.winner.score.to_bits(),
+            r.runner_up.map(|c| (c.token, c.score.to_bits())),
+        )
+    })
+    .map_err(|e| format!("{e:?}"))
+}
+
+/// A random row: lengths around lane, block and chunk edges.
+struct Row<T> {
+    p: Vec<f32>,
+    d: Vec<f32>,
+    noise: Vec<T>,
+    zero: Option<usize>,
+}
+
+fn row<T: NoiseFloat>(mix: &mut Mix) -> Row<T> {
+    let n = match mix.below(4) {
+        0 => 1 + mix.below(40) as usize,
+        1 => BLOCK * (1 + mix.below(4) as usize) + mix.below(3) as usize - 1,
+        _ => 1 + mix.below(3 * BLOCK as u64) as usize,
+    };
+    let shape = mix.below(12);
+    let special = mix.below(3) == 0;
+    let p = (0..n).map(|i| mix.weight(i, shape)).collect();
+    let d = (0..n).map(|i| mix.weight(i, shape + 3)).collect();
+    let noise = (0..n).map(|_| mix.noise(special)).collect();
+    let zero = (mix.below(2) == 0).then(|| mix.below(n as u64) as usize);
+    Row { p, d, noise, zero }
+}
+
+fn kinds<'a, T>(r: &'a Row<T>) -> [Weights<'a>; 3] {
+    [
+        Weights::Plain(&r.p),
+        Weights::Residual { p: &r.p, d: &r.d },
+        Weights::Zeroed {
+            p: &r.p,
+            zero: r.zero,
+        },
+    ]
+}
+
+fn lanes_equal_scalar<T: NoiseFloat>() {
+    let mut mix = Mix(0x5EED_0006);
+    for case in 0..400 {
+        let r = row::<T>(&mut mix);
+        for w in kinds(&r) {
+            for form in [Form::Mul, Form::Div] {
+                for policy in NanPolicy::ALL {
+                    let want = key(scalar(form, w, &r.noise, policy));
+                    let got =
+                        race(form, w, &r.noise, policy).finish(|i| (w.get(i), r.noise[i].to_f64()));
+                    assert_eq!(key(got), want, "case {case} {w:?} {form:?} {policy}");
+                    let chunk = 1 + mix.below(700) as usize;
+                    let split = split(r.noise.len(), chunk, policy, |c| {
+                        scan(
+                            form,
+                            w.range(c.clone()),
+                            &r.noise[c.clone()],
+                            policy,
+                            c.start,
+                        )
+                    });
+                    let got = split.finish(|i| (w.get(i), r.noise[i].to_f64()));
+                    assert_eq!(
+                        key(got),
+                        want,
+                        "case {case} chunk {chunk} {form:?} {policy}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn lanes_equal_scalar_f32() {
+    lanes_equal_scalar::<f32>()
+}
+
+#[test]
+fn lanes_equal_scalar_f64() {
+    lanes_equal_scalar::<f64>()
+}
+
+#[test]
+fn clean_flags_every_invalid_value() {
+    let mut p = [0.5f32; 3 * BLOCK];
+    let noise = [1.0f64; 3 * BLOCK];
+    assert!(
+        race(
+            Form::Mul,
+            Weights::Plain(&p),
+            &noise,
+            NanPolicy::FirstNanWins
+        )
+        .clean
+    );
+    for bad in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY, -1e-30] {
+        p[2 * BLOCK + 7] = bad;
+        let scan = race(
+            Form::Mul,
+            Weights::Plain(&p),
+            &noise,
+            NanPolicy::NanNeverWins,
+        );
+        assert!(!scan.clean, "{bad}");
+    }
+    let p = [0.5f32; 40];
+    let mut noise = [1.0f32; 40];
+    noise[39] = -0.5;
+    assert!(
+        !race(
+            Form::Div,
+            Weights::Plain(&p),
+            &noise,
+            NanPolicy::NanNeverWins
+        )
+        .clean
+    );
+    noise[39] = -0.0;
+    assert!(
+        race(
+            Form::Div,
+            Weights::Plain(&p),
+            &noise,
+            NanPolicy::NanNeverWins
+        )
+        .clean
+    );
+}
+
+#[cfg(feature = "parallel")]
+#[test]
+fn thread_count_does_not_change_bits() {
+    let mut mix = Mix(77);
+    let n = 5 * CHUNK + 123;
+    let p: Vec<f32> = (0..n).map(|_| mix.below(8) as f32 * 0.125).collect();
+    let noise: Vec<f32> = (0..n).map(|_| (mix.below(5) + 1) as f32).collect();
+    let run = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("a rayon pool");
+        pool.install(|| {
+            NanPolicy::ALL.map(|policy| {
+                key(race(Form::Mul, Weights::Plain(&p), &noise, policy)
+                    .finish(|i| (p[i], noise[i] as f64)))
+            })
+        })
+    };
+    let one = run(1);
+    assert_eq!(run(2), one);
+    for (policy, got) in NanPolicy::ALL.into_iter().zip(one) {
+        assert_eq!(
+            got,
+            key(scalar(Form::Mul, Weights::Plain(&p), &noise, policy))
+        );
+    }
+}
