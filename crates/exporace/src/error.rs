@@ -134,6 +134,14 @@ pub enum Error {
         /// The largest allowed.
         limit: u64,
     },
+    /// A noise recipe has no variant at the requested precision.
+    #[error("model {recipe} is not available at {precision}")]
+    ModelPrecision {
+        /// The recipe.
+        recipe: &'static str,
+        /// The precision asked for.
+        precision: crate::float::Precision,
+    },
     /// The system entropy source failed while choosing a seed.
     #[error("could not read a seed from the system's entropy source: {0}")]
     Entropy(&'static str),

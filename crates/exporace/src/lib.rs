@@ -47,6 +47,8 @@ extern crate std;
 mod error;
 mod float;
 mod kernel;
+#[cfg(feature = "alloc")]
+pub mod models;
 pub mod mt19937;
 pub mod noise;
 pub mod philox;

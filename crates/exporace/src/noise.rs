@@ -46,11 +46,16 @@ pub fn uniform53(seed: u64, stream: Stream, row: u64, token: u32) -> f64 {
     bits as f64 * (1.0 / (1u64 << 53) as f64)
 }
 
+/// The flipped transform `E = -ln_1p(-u)` in f64 (the crate's one `ln_1p`).
+#[inline(always)]
+pub fn flipped_exp(u: f64) -> f64 {
+    -NoiseFloat::ln_1p(-u)
+}
+
 /// Exp(1) by the flipped transform `-ln_1p(-u)` in f64, rounded to `T`.
 #[inline(always)]
 pub fn exp1<T: NoiseFloat>(seed: u64, stream: Stream, row: u64, token: u32) -> T {
-    let u = uniform53(seed, stream, row, token);
-    T::from_f64(-libm::log1p(-u))
+    T::from_f64(flipped_exp(uniform53(seed, stream, row, token)))
 }
 
 /// Fills `q` with Exp(1) noise for tokens `0..q.len()` of one row.

@@ -15,8 +15,10 @@ const MUL_B: u32 = 0xCD9E_8D57;
 const WEYL_0: u32 = 0x9E37_79B9;
 const WEYL_1: u32 = 0xBB67_AE85;
 
-/// Triton's fp32 scale for `tl.rand`: `4.6566127342e-10` (about 2^-31).
-pub const TRITON_RAND_SCALE: f32 = 4.656_612_7e-10;
+/// Triton's fp32 scale for `tl.rand`: the literal `4.6566127342e-10` rounded
+/// to fp32, which is `2^-31 * (1 - 2^-24)` (bits `0x2fffffff`), chosen so that
+/// the largest word maps to `1 - 2^-24` and never to 1.
+pub const TRITON_RAND_SCALE: f32 = f32::from_bits(0x2fff_ffff);
 
 /// One Philox4x32-10 block: ten rounds over `counter` under `key`.
 #[inline(always)]
@@ -61,13 +63,26 @@ pub fn randint(seed: u64, offset: u64) -> u32 {
 
 /// Triton's `uint_to_uniform_float` for a 32-bit word: reinterpret as `i32`, map
 /// negative `x` to `-x - 1`, convert to fp32 (rounding) and multiply by
-/// [`TRITON_RAND_SCALE`] in fp32. The result lies in [0, 1], and is exactly 1.0
-/// for the largest words because the conversion rounds up.
+/// [`TRITON_RAND_SCALE`] in fp32. The result lies in [0, 1 - 2^-24]; it is 0
+/// for the words 0 and `0xffffffff`.
 #[inline(always)]
 pub fn triton_uniform(word: u32) -> f32 {
+    triton_scale(triton_fold(word))
+}
+
+/// The first half of [`triton_uniform`]: the word as `i32` with negatives
+/// folded (`-x - 1`), a lattice index in [0, 2^31) that two words share.
+#[inline(always)]
+pub fn triton_fold(word: u32) -> u32 {
     let x = word as i32;
-    let x = if x < 0 { -(x + 1) } else { x };
-    (x as f32) * TRITON_RAND_SCALE
+    (if x < 0 { -(x + 1) } else { x }) as u32
+}
+
+/// The second half of [`triton_uniform`]: a folded index converted to fp32
+/// (rounding) times [`TRITON_RAND_SCALE`] in fp32.
+#[inline(always)]
+pub fn triton_scale(folded: u32) -> f32 {
+    (folded as f32) * TRITON_RAND_SCALE
 }
 
 /// Triton's `tl.rand(seed, offset)` in fp32.
@@ -157,5 +172,22 @@ impl SeedableRng for PhiloxStream {
 
     fn seed_from_u64(state: u64) -> Self {
         Self::new(state)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scale_is_the_triton_literal_in_f32() {
+        assert_eq!(
+            TRITON_RAND_SCALE,
+            "4.6566127342e-10".parse::<f32>().unwrap()
+        );
+        assert_eq!(triton_uniform(0x7fff_ffff), 1.0 - f32::EPSILON / 2.0);
+        assert_eq!(triton_uniform(0x8000_0000), 1.0 - f32::EPSILON / 2.0);
+        assert_eq!(triton_uniform(0), 0.0);
+        assert_eq!(triton_uniform(u32::MAX), 0.0);
     }
 }

@@ -1,0 +1,281 @@
+//! Gumbel recipes from vLLM's Triton samplers: `G = -ln(-ln u)` (classic) or
+//! `G = -ln(-ln_1p(-u))` (flipped), computed in the noise type.
+
+use core::marker::PhantomData;
+
+use super::{Branch, Draw, ModelFacts, NoiseKind, NoiseModel};
+use crate::float::{NoiseFloat, Precision};
+use crate::philox::{TRITON_RAND_SCALE, triton_fold, triton_scale};
+
+fn two_words(w: [u32; 4]) -> u64 {
+    (w[0] as u64) << 32 | w[1] as u64
+}
+
+/// The branch of a Gumbel value: +inf means E = 0, -inf means E = inf.
+fn branch_of<T: NoiseFloat>(g: T, clamped: bool) -> Branch {
+    if g.is_infinite() {
+        if g > T::ZERO {
+            Branch::Zero
+        } else {
+            Branch::Infinite
+        }
+    } else if clamped {
+        Branch::Clamped
+    } else {
+        Branch::Normal
+    }
+}
+
+fn gumbel_draw<T: NoiseFloat>(raw: u64, u: T, e: T, clamped: bool) -> Draw<T> {
+    let g = -e.ln();
+    Draw {
+        raw,
+        uniform: u.to_f64(),
+        value: g,
+        e,
+        kind: NoiseKind::Gumbel,
+        branch: branch_of(g, clamped),
+    }
+}
+
+/// Chooses a per-precision constant.
+fn by_precision<T: NoiseFloat>(f32_value: f64, f64_value: f64) -> f64 {
+    match T::PRECISION {
+        Precision::F32 => f32_value,
+        Precision::F64 => f64_value,
+    }
+}
+
+/// `triton-classic`: MRV2's Gumbel noise before #45996.
+///
+/// - **Lattice**: `tl.rand`: the first Philox word as `i32`, negatives folded
+///   (`-x - 1`, the raw index in [0, 2^31)), converted to f32 and times `4.6566127342e-10` in f32, so
+///   `u` lies in [0, 1 - 2^-24]; u = 0 for two words (probability 2^-31).
+/// - **Transform**: classic, `G = -ln(-ln u)` in the noise type (f32 as in the
+///   engine; f64 to compare precisions on the same bits).
+/// - **Clamp**: none (`u = 1` cannot occur); u = 0 gives G = -inf.
+/// - **Smallest E / largest Gumbel**: E = 2^-24 at `u = 1 - 2^-24`,
+///   G = 16.6355 (f32: 16.63553237915039; f64: 16.635532303636364).
+/// - **Source**: `vllm/v1/worker/gpu/sample/gumbel.py` before #45996; Triton
+///   `python/triton/language/random.py`. Replays MRV2's stream with
+///   [`NoiseModel::draw_mrv2`].
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TritonClassic<T>(PhantomData<T>);
+
+impl<T: NoiseFloat> TritonClassic<T> {
+    /// The model.
+    pub const fn new() -> Self {
+        TritonClassic(PhantomData)
+    }
+}
+
+impl<T: NoiseFloat> NoiseModel for TritonClassic<T> {
+    type Float = T;
+
+    fn facts(&self) -> ModelFacts {
+        ModelFacts {
+            name: "triton-classic",
+            precision: T::PRECISION,
+            kind: NoiseKind::Gumbel,
+            lattice: "tl.rand: u = f32(x) * 4.6566127342e-10, x the folded i32 word; u in [0, 1 - 2^-24]",
+            transform: "G = -ln(-ln u) in the noise type",
+            clamp: "none; u = 0 gives G = -inf",
+            min_positive_e: by_precision::<T>(5.960464477539063e-08, 5.960464655174753e-08),
+            max_finite_gumbel: by_precision::<T>(16.63553237915039, 16.635532303636364),
+            p_zero: 0.0,
+            p_infinite: 4.656612873077393e-10,
+            source: "vllm/v1/worker/gpu/sample/gumbel.py before #45996; triton/language/random.py",
+            stream: "Triton Philox: exact replay of tl.rand (draw_triton, draw_mrv2)",
+        }
+    }
+
+    fn raw(&self, w: [u32; 4]) -> u64 {
+        triton_fold(w[0]) as u64
+    }
+
+    fn raw_max(&self) -> u64 {
+        i32::MAX as u64
+    }
+
+    fn transform(&self, raw: u64) -> Draw<T> {
+        let u = T::from_f32(triton_scale(raw as u32));
+        gumbel_draw(raw, u, -u.ln(), false)
+    }
+}
+
+/// `triton-flipped`: MRV2's Gumbel noise after #45996.
+///
+/// - **Lattice**: `tl.rand` as [`TritonClassic`], clamped below at
+///   `4.6566127342e-10` (f32: `2^-31 (1 - 2^-24)`).
+/// - **Transform**: flipped, `G = -ln(-ln_1p(-u))` in the noise type.
+/// - **Clamp**: `u = max(u, 4.6566127342e-10)`, so E > 0 always.
+/// - **Smallest E / largest Gumbel**: E = 4.6566e-10 at the clamp,
+///   G = 21.4876 (f32: 21.48756217956543; f64: 21.48756265673012).
+/// - **Source**: vLLM #45996. Replays MRV2's stream with [`NoiseModel::draw_mrv2`].
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TritonFlipped<T>(PhantomData<T>);
+
+impl<T: NoiseFloat> TritonFlipped<T> {
+    /// The model.
+    pub const fn new() -> Self {
+        TritonFlipped(PhantomData)
+    }
+}
+
+impl<T: NoiseFloat> NoiseModel for TritonFlipped<T> {
+    type Float = T;
+
+    fn facts(&self) -> ModelFacts {
+        ModelFacts {
+            name: "triton-flipped",
+            precision: T::PRECISION,
+            kind: NoiseKind::Gumbel,
+            lattice: "tl.rand clamped: u = max(f32(x) * 4.6566127342e-10, 4.6566127342e-10)",
+            transform: "G = -ln(-ln_1p(-u)) in the noise type",
+            clamp: "u >= 4.6566127342e-10 (f32 2^-31 (1 - 2^-24))",
+            min_positive_e: by_precision::<T>(4.6566125955216364e-10, 4.6566125966058386e-10),
+            max_finite_gumbel: by_precision::<T>(21.48756217956543, 21.48756265673012),
+            p_zero: 0.0,
+            p_infinite: 0.0,
+            source: "vLLM #45996; triton/language/random.py",
+            stream: "Triton Philox: exact replay of tl.rand (draw_triton, draw_mrv2)",
+        }
+    }
+
+    fn raw(&self, w: [u32; 4]) -> u64 {
+        triton_fold(w[0]) as u64
+    }
+
+    fn raw_max(&self) -> u64 {
+        i32::MAX as u64
+    }
+
+    fn transform(&self, raw: u64) -> Draw<T> {
+        let u32v = triton_scale(raw as u32);
+        let clamped = u32v < TRITON_RAND_SCALE;
+        let u = T::from_f32(if clamped { TRITON_RAND_SCALE } else { u32v });
+        gumbel_draw(raw, u, -(-u).ln_1p(), clamped)
+    }
+}
+
+/// A 64-bit word scaled by 2^-64 in the noise type (the conversion rounds).
+fn u64_uniform<T: NoiseFloat>(raw: u64) -> T {
+    let u = match T::PRECISION {
+        Precision::F32 => T::from_f32(raw as f32),
+        Precision::F64 => T::from_f64(raw as f64),
+    };
+    u * T::from_f64(super::pow2(-64))
+}
+
+/// `u64-f32-flipped`: a 64-bit uniform with the flipped transform.
+///
+/// - **Lattice**: `(w0 << 32 | w1)` converted to the noise type (rounding to
+///   nearest) times 2^-64; u = 0 only for the word 0; u rounds to 1 for the
+///   top words (f32: probability 2^-25).
+/// - **Transform**: flipped, `G = -ln(-ln_1p(-u))` in the noise type.
+/// - **Clamp**: none: u = 0 gives E = 0, G = +inf (probability 2^-64); u = 1
+///   gives E = +inf, G = -inf.
+/// - **Smallest E / largest Gumbel**: smallest positive E = 2^-64 at word 1,
+///   G = 44.3614 (f32: 44.361419677734375; f64: 44.3614195558365).
+/// - **Source**: vLLM #47524.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct U64Flipped<T>(PhantomData<T>);
+
+impl<T: NoiseFloat> U64Flipped<T> {
+    /// The model.
+    pub const fn new() -> Self {
+        U64Flipped(PhantomData)
+    }
+}
+
+impl<T: NoiseFloat> NoiseModel for U64Flipped<T> {
+    type Float = T;
+
+    fn facts(&self) -> ModelFacts {
+        ModelFacts {
+            name: "u64-f32-flipped",
+            precision: T::PRECISION,
+            kind: NoiseKind::Gumbel,
+            lattice: "u = T(w0 << 32 | w1) * 2^-64 (the conversion rounds)",
+            transform: "G = -ln(-ln_1p(-u)) in the noise type",
+            clamp: "none: u = 0 gives G = +inf, u = 1 gives G = -inf",
+            min_positive_e: by_precision::<T>(5.421010862427522e-20, 5.421010862427522e-20),
+            max_finite_gumbel: by_precision::<T>(44.361419677734375, 44.3614195558365),
+            p_zero: 5.421010862427522e-20,
+            p_infinite: by_precision::<T>(2.9802322387695312e-08, 5.551115123125783e-17),
+            source: "vLLM #47524",
+            stream: "exporace Philox (lattice and transform only)",
+        }
+    }
+
+    fn raw(&self, w: [u32; 4]) -> u64 {
+        two_words(w)
+    }
+
+    fn raw_max(&self) -> u64 {
+        u64::MAX
+    }
+
+    fn transform(&self, raw: u64) -> Draw<T> {
+        let u: T = u64_uniform(raw);
+        gumbel_draw(raw, u, -(-u).ln_1p(), false)
+    }
+}
+
+/// `u64-f64-classic`: `tl_rand64` with the classic transform, as MRV2's
+/// `--use-fp64-gumbel`.
+///
+/// - **Lattice**: `(w0 << 32 | w1)` converted to the noise type times 2^-64,
+///   clamped below at the smallest positive normal; u rounds to 1.0 for the
+///   top 2^10 words in f64 (probability 2^-54; f32: 2^-25).
+/// - **Transform**: classic, `G = -ln(-ln u)` in the noise type.
+/// - **Clamp**: `u >= MIN_POSITIVE` of the noise type. u = 1 gives E = 0 and
+///   G = +inf.
+/// - **Smallest E / largest Gumbel**: smallest positive E = `-ln(1 - 2^-53)`
+///   = 2^-53 (1 + ...), G = 36.7368 in f64 (f32: E = 2^-24, G = 16.6355).
+/// - **Source**: MRV2 `--use-fp64-gumbel` (`tl_rand64`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct U64Classic<T>(PhantomData<T>);
+
+impl<T: NoiseFloat> U64Classic<T> {
+    /// The model.
+    pub const fn new() -> Self {
+        U64Classic(PhantomData)
+    }
+}
+
+impl<T: NoiseFloat> NoiseModel for U64Classic<T> {
+    type Float = T;
+
+    fn facts(&self) -> ModelFacts {
+        ModelFacts {
+            name: "u64-f64-classic",
+            precision: T::PRECISION,
+            kind: NoiseKind::Gumbel,
+            lattice: "u = max(T(w0 << 32 | w1) * 2^-64, MIN_POSITIVE) (the conversion rounds)",
+            transform: "G = -ln(-ln u) in the noise type",
+            clamp: "u >= smallest positive normal; u = 1 gives G = +inf",
+            min_positive_e: by_precision::<T>(5.960464477539063e-08, 1.1102230246251565e-16),
+            max_finite_gumbel: by_precision::<T>(16.63553237915039, 36.7368005696771),
+            p_zero: by_precision::<T>(2.9802322387695312e-08, 5.551115123125783e-17),
+            p_infinite: 0.0,
+            source: "vLLM MRV2 --use-fp64-gumbel (tl_rand64)",
+            stream: "exporace Philox (lattice and transform only)",
+        }
+    }
+
+    fn raw(&self, w: [u32; 4]) -> u64 {
+        two_words(w)
+    }
+
+    fn raw_max(&self) -> u64 {
+        u64::MAX
+    }
+
+    fn transform(&self, raw: u64) -> Draw<T> {
+        let u: T = u64_uniform(raw);
+        let clamped = u < T::MIN_POSITIVE;
+        let u = if clamped { T::MIN_POSITIVE } else { u };
+        gumbel_draw(raw, u, -u.ln(), clamped)
+    }
+}

@@ -1,0 +1,23 @@
+#!/usr/bin/env python3
+"""Packs ../shared/fixtures/torch_cuda_f32_fastlog.npy (2^20 float32 values
+measured from torch's CUDA fp32 exponential_, see its .md) into the compact form
+the core embeds: the IEEE bit patterns, delta-encoded as little-endian int32
+(first value, then successive differences), zlib-compressed at level 9.
+
+Usage: scripts/pack-fastlog.py <fastlog.npy> <out.zlib>
+"""
+import struct
+import sys
+import zlib
+
+src, dst = sys.argv[1], sys.argv[2]
+data = open(src, "rb").read()
+assert data[:6] == b"\x93NUMPY", "not an .npy file"
+header_len = struct.unpack("<H", data[8:10])[0]
+header = data[10 : 10 + header_len].decode()
+assert "'<f4'" in header and "(1048576,)" in header, header
+body = data[10 + header_len :]
+n = len(body) // 4
+bits = struct.unpack("<%dI" % n, body)
+deltas = [bits[0]] + [bits[i] - bits[i - 1] for i in range(1, n)]
+open(dst, "wb").write(zlib.compress(struct.pack("<%di" % n, *deltas), 9))
