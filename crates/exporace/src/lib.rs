@@ -44,6 +44,7 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
+pub mod crlog1p;
 mod error;
 mod float;
 mod kernel;

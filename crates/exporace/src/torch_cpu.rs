@@ -13,7 +13,7 @@
 //! -log1p(-(1 - 2^-53)) = 53 ln 2 = 36.7368... The uniform bits of every draw
 //! are exact. The exponential values are exact wherever this crate's `log1p`
 //! (see [`NoiseFloat::ln_1p`]) agrees with the glibc `log1p` that PyTorch
-//! calls (see the measured agreement in `crlog1p`).
+//! calls; [`crate::crlog1p`] states how often that is.
 //!
 //! Source: ATen's `CPUGeneratorImpl` (`random`, `random64`) and the
 //! `uniform_real_distribution` and `exponential` transformations; checked bit
