@@ -134,6 +134,9 @@ pub enum Error {
         /// The largest allowed.
         limit: u64,
     },
+    /// Every weight is zero: no token can be sampled.
+    #[error("every weight is zero: no token can win")]
+    AllZeroWeights,
     /// A noise recipe has no variant at the requested precision.
     #[error("model {recipe} is not available at {precision}")]
     ModelPrecision {

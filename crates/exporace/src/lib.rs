@@ -47,6 +47,8 @@ extern crate std;
 pub mod crlog1p;
 mod error;
 mod float;
+#[cfg(feature = "alloc")]
+pub mod forensics;
 mod kernel;
 #[cfg(feature = "alloc")]
 pub mod models;
