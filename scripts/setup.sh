@@ -1,16 +1,47 @@
 #!/usr/bin/env bash
 # Installs the tools the build and the tests need. Safe to run again: every
-# step is skipped when its tool is already present.
+# step is skipped when its tool is already present. Nothing here downloads a
+# browser or a prebuilt binary: Chromium comes from Debian, the wasm tools are
+# compiled from crates.io, and the npm packages carry no browser.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-step() { printf '\n== setup: %s\n' "$*"; }
+# The wasm-bindgen CLI must match the `wasm-bindgen` crate in Cargo.lock exactly.
+WASM_BINDGEN_VERSION=0.2.130
+
+step() { printf '\n== setup: %s (%s)\n' "$*" "$(date +%T)"; }
+as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
+export PATH="$HOME/.cargo/bin:$PATH"
 
 step "rust targets"
 installed=$(rustup target list --installed)
-for t in wasm32v1-none; do
+for t in wasm32v1-none wasm32-unknown-unknown; do
   grep -qx "$t" <<<"$installed" || rustup target add "$t"
 done
+
+step "nightly rust-src and wasm target (threaded build)"
+rustup toolchain list | grep -q '^nightly' || rustup toolchain install nightly --profile minimal
+rustup +nightly component list --installed | grep -q '^rust-src' || rustup +nightly component add rust-src
+rustup +nightly target list --installed | grep -qx wasm32-unknown-unknown \
+  || rustup +nightly target add wasm32-unknown-unknown
+
+step "chromium and chromedriver (Debian)"
+if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
+  as_root apt-get update
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y chromium chromium-driver
+fi
+
+step "wasm-bindgen CLI $WASM_BINDGEN_VERSION"
+if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $WASM_BINDGEN_VERSION" ]; then
+  # `--locked` fails: the CLI's lockfile names a webpki-roots release the
+  # registry does not serve. Without it, cargo resolves a served one.
+  cargo install wasm-bindgen-cli --version "=$WASM_BINDGEN_VERSION" --force
+fi
+
+step "wasm-pack"
+if ! command -v wasm-pack >/dev/null; then
+  cargo install wasm-pack --locked || cargo install wasm-pack
+fi
 
 step "npm packages"
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then

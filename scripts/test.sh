@@ -20,3 +20,16 @@ cargo build -p exporace --no-default-features --features alloc --target wasm32v1
 
 step "docs"
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps
+
+# The npm package: build pkg/, then test it in headless Chromium (one thread and
+# many) and from a separate Node project. Each phase prints its duration.
+timed() { local t0=$SECONDS; "$@"; printf '(%s: %ds)\n' "$1" $((SECONDS - t0)); }
+
+step "npm package build (pkg/: web, node, threads)"
+timed scripts/build-pkg.sh
+
+step "wasm-bindgen tests in headless Chromium (cargo and wasm-pack)"
+timed scripts/test-browser.sh
+
+step "Node consumer of the packed tarball (import, require, garbage, types)"
+timed scripts/test-node-consumer.sh

@@ -1,0 +1,271 @@
+/**
+ * exporace: exponential-race (Gumbel-max) sampling exactly as LLM inference
+ * engines (vLLM) do it, compiled from the Rust core to WebAssembly.
+ *
+ * Precision follows the noise: a `Float32Array` of noise gives f32 scores, a
+ * `Float64Array` gives f64 scores. Weights and probabilities are always
+ * `Float32Array`, as engines hold them. Every error is thrown as an `Error`
+ * whose message names the argument, tensor, index and value at fault; after an
+ * error the module stays usable.
+ *
+ * In the browser, call the default export `init()` once before anything else.
+ * In Node the module is ready on import (`init()` is accepted and does nothing).
+ */
+
+/** What a NaN score does in an argmax. */
+export type NanPolicy =
+  /** The first NaN wins, as `torch.argmax` (the default). */
+  | "first_nan_wins"
+  /** A NaN never wins, as vLLM's CPU C++ kernel; an all-NaN row gives token 0. */
+  | "nan_never_wins"
+  /** A NaN score throws an `Error`. */
+  | "reject";
+
+/** Options of every race. */
+export interface RaceOptions {
+  /** The NaN rule; `"first_nan_wins"` when absent. */
+  nanPolicy?: NanPolicy;
+}
+
+/** A token and its score in one race. */
+export interface Contender {
+  /** Token id, in [0, V). */
+  token: number;
+  /** The score `w * invQ` (or `w / q`) widened exactly to a number; may be `Infinity` or `NaN`. */
+  score: number;
+  /** The score's IEEE bits in its own precision: `"0x"` + 8 hex digits (f32) or 16 (f64). */
+  bits: string;
+}
+
+/** The outcome of one race. */
+export interface RaceResult {
+  /** The token chosen. Ties go to the smallest id. */
+  winner: Contender;
+  /** The best of the rest under the same rule; `null` when V = 1. */
+  runnerUp: Contender | null;
+  /** Units in the last place between the winner's and the runner-up's score;
+   * `null` without a runner-up or when a score is NaN. Exact up to 2^53. */
+  marginUlps: number | null;
+}
+
+/** Noise `q` or `invQ`; its array type picks the precision of the scores. */
+export type Noise = Float32Array | Float64Array;
+
+/** A seed or an offset: a `bigint` in [0, 2^64), or a non-negative safe integer. */
+export type U64 = bigint | number;
+
+/**
+ * `argmax_i weights[i] * invQ[i]`: vLLM's recovered-token form.
+ * @param weights Finite, non-negative weights (need not sum to 1).
+ * @param invQ `1 / E` per token, `E ~ Exp(1)`; same length as `weights`, never negative.
+ * @throws Error on empty or mismatched inputs, bad values, or a NaN score under `"reject"`.
+ */
+export function raceMul(weights: Float32Array, invQ: Noise, opts?: RaceOptions): RaceResult;
+
+/**
+ * `argmax_i weights[i] / q[i]`: vLLM V1 `random_sample` (`probs.div_(q).argmax()`).
+ * @param weights Finite, non-negative weights.
+ * @param q `E ~ Exp(1)` per token; same length as `weights`, never negative.
+ */
+export function raceDiv(weights: Float32Array, q: Noise, opts?: RaceOptions): RaceResult;
+
+/**
+ * A batch of speculative-decoding inputs in vLLM's flattened layout: B
+ * requests, T draft tokens in all, vocabulary V, matrices row-major.
+ */
+export interface SpecBatch {
+  /** Vocabulary size V (at least 1). */
+  vocabSize: number;
+  /** Inclusive prefix sums of draft tokens per request, length B; ends at T. */
+  cuNumDraftTokens: Int32Array;
+  /** Draft token ids, length T; -1 is a placeholder that is always rejected. */
+  draftTokenIds: Int32Array;
+  /** Target probabilities, `[T, V]`. */
+  targetProbs: Float32Array;
+  /** Draft probabilities, `[T, V]`; omit for n-gram / one-hot drafts. */
+  draftProbs?: Float32Array;
+}
+
+/**
+ * vLLM's `sample_recovered_tokens`: for each draft position t of request r,
+ * `argmax_v residual(t, v) * invQ[r, v]`, where the residual is
+ * `max(p - d, 0)` (with draft probs) or `p` with the draft token zeroed.
+ * @param invQ `[B, V]` noise, one row per request, shared by its positions.
+ * @returns One race per draft token, in draft-token order.
+ */
+export function recoverTokens(batch: SpecBatch, invQ: Noise, opts?: RaceOptions): RaceResult[];
+
+/** Inputs of one rejection-sampling step. Give either `bonusTokenIds`, or `bonusProbs` with `bonusInvQ`. */
+export interface RejectionInputs {
+  /** The drafts and distributions. */
+  batch: SpecBatch;
+  /** Recovery noise `[B, V]`; its type sets the precision. */
+  invQ: Noise;
+  /** One acceptance uniform per draft token, in [0, 1]. */
+  uniform: Float64Array;
+  /** Per request: greedy (temperature 0)? Omit for all random. */
+  greedy?: boolean[] | Uint8Array;
+  /** Bonus tokens given by the caller, one per request. */
+  bonusTokenIds?: Int32Array;
+  /** Bonus-position probabilities `[B, V]`, to sample bonus tokens by the race. */
+  bonusProbs?: Float32Array;
+  /** Bonus noise `[B, V]`, same array type as `invQ`. */
+  bonusInvQ?: Noise;
+}
+
+/** What happened in one request of a rejection step. */
+export interface RequestTrace {
+  /** Whether the request was greedy. */
+  greedy: boolean;
+  /** Its number of draft tokens. */
+  numDraft: number;
+  /** Drafts accepted before the first rejection. */
+  numAccepted: number;
+  /** The recovery race at the first rejection of a random request, else `null`. */
+  recovered: RaceResult | null;
+  /** The bonus token when every draft was accepted, else `null`. */
+  bonus: number | null;
+  /** The bonus race when the bonus was sampled by the race, else `null`. */
+  bonusRace: RaceResult | null;
+}
+
+/** The result of a rejection-sampling step. */
+export interface RejectionResult {
+  /** The longest draft in the batch. */
+  maxSpecLen: number;
+  /** `[B, maxSpecLen + 1]` row-major, -1 where nothing was emitted. */
+  outputTokenIds: Int32Array;
+  /** One trace per request. */
+  requests: RequestTrace[];
+}
+
+/**
+ * vLLM's `rejection_sample`: accept draft x at position t iff
+ * `d(x) > 0 && p(x) / d(x) >= uniform[t]`, emit the recovered token at the
+ * first rejection, and the bonus token when all drafts were accepted. Greedy
+ * requests accept while the draft equals the target argmax.
+ */
+export function rejectionSample(inputs: RejectionInputs, opts?: RaceOptions): RejectionResult;
+
+/** An independent random stream of one seed. */
+export type Stream =
+  /** Exp(1) noise of races (recovered tokens: row = request). */
+  | "race"
+  /** Acceptance uniforms of rejection sampling (row 0, token = draft position). */
+  | "accept"
+  /** Exp(1) noise of bonus-token races (row = request). */
+  | "bonus"
+  /** Noise for drawing draft tokens (row = trial). */
+  | "draft";
+
+/**
+ * Fills `out` with `invQ = 1 / E`, `E ~ Exp(1)`, for tokens `0..out.length`
+ * of one row, at `out`'s precision. Each value is one Philox4x32-10 block at
+ * address (seed, stream, row, token): `E = -log1p(-u)` with a 53-bit uniform
+ * `u`, computed in f64 and rounded once. Same seed, same bits, on every
+ * platform and thread count.
+ * @param seed A seed, or `null` / `undefined` for a fresh one from `crypto.getRandomValues`.
+ * @returns The seed used, to replay the draw.
+ */
+export function fillInvQ(seed: U64 | null | undefined, stream: Stream, row: U64, out: Noise): bigint;
+
+/** Fills `out` with `q = E ~ Exp(1)` (the noise of `raceDiv`). See {@link fillInvQ}. @returns The seed used. */
+export function fillQ(seed: U64 | null | undefined, stream: Stream, row: U64, out: Noise): bigint;
+
+/**
+ * Fills `out` with uniforms `k * 2^-53` in [0, 1), one per token of the row.
+ * The acceptance uniforms of a seeded `rejection` scenario are stream
+ * `"accept"`, row 0. @returns The seed used.
+ */
+export function fillUniform(seed: U64 | null | undefined, stream: Stream, row: U64, out: Float64Array): bigint;
+
+/** Triton's `tl.randint(seed, offset)`: the first word of the Philox4x32-10 block, as an unsigned 32-bit number. */
+export function randint(seed: U64, offset: U64): number;
+
+/** Triton's `tl.randint4x(seed, offset)`: the four words of the Philox4x32-10 block. */
+export function randint4x(seed: U64, offset: U64): Uint32Array;
+
+/** Triton's `tl.rand(seed, offset)`: `randint` folded to 31 bits times 4.6566127342e-10 in fp32; in [0, 1]. */
+export function rand(seed: U64, offset: U64): number;
+
+/** A contender in a {@link Report}: scores that JSON cannot hold are the strings `"inf"`, `"-inf"`, `"nan"`. */
+export interface ReportContender {
+  token: number;
+  score: number | "inf" | "-inf" | "nan";
+  bits: string;
+}
+
+/** A race in a {@link Report}. */
+export interface ReportRace {
+  winner: ReportContender;
+  runnerUp: ReportContender | null;
+  marginUlps: number | null;
+}
+
+/** A recovered token in a `recover` report. */
+export interface ReportPosition extends ReportRace {
+  /** Request index. */
+  request: number;
+  /** Position within the request's drafts. */
+  position: number;
+  /** Flat index into `draftTokenIds`. */
+  tokenIndex: number;
+  /** The draft token at this position. */
+  draftToken: number;
+}
+
+/** A request in a `rejection` report. */
+export interface ReportRequest {
+  greedy: boolean;
+  numDraft: number;
+  numAccepted: number;
+  recovered: ReportRace | null;
+  bonus: number | null;
+  bonusRace: ReportRace | null;
+}
+
+/**
+ * The answer to a scenario: the document `exporace run` prints, with its keys
+ * in camelCase.
+ */
+export interface Report {
+  /** Format version (1). */
+  exporace: number;
+  op: "race" | "recover" | "rejection";
+  precision: "f32" | "f64";
+  nanPolicy: NanPolicy;
+  /** The seed used (given, or drawn from entropy) as a decimal string; `null` when nothing was seeded. */
+  seed: string | null;
+  /** A race, `{ positions }` for `recover`, or the rejection step. */
+  result:
+    | ReportRace
+    | { positions: ReportPosition[] }
+    | {
+        maxSpecLen: number;
+        outputTokenIds: number[][];
+        uniform: number[];
+        requests: ReportRequest[];
+      };
+}
+
+/**
+ * Answers a scenario in the format of `exporace run` (see the package README):
+ * JSON text, or the same document as an object (64-bit seeds may be bigints or
+ * strings). Noise not given inline is drawn from `seed` (or from entropy, and
+ * the seed is reported).
+ */
+export function run(scenario: string | object): Report;
+
+/** Anything `init` accepts: the module's URL, a `Response`, bytes or a compiled module. */
+export type InitInput = RequestInfo | URL | Response | BufferSource | WebAssembly.Module;
+
+/**
+ * Loads and instantiates the WebAssembly module (browser). Call once and await
+ * it before any other function. In Node it does nothing.
+ */
+export default function init(
+  moduleOrPath?: { module_or_path: InitInput | Promise<InitInput> } | InitInput | Promise<InitInput>,
+): Promise<unknown>;
+
+/** Instantiates the module synchronously from bytes or a compiled module (browser). */
+export function initSync(module: { module: BufferSource | WebAssembly.Module } | BufferSource | WebAssembly.Module): unknown;

@@ -1,0 +1,253 @@
+//! Reading JavaScript arguments: typed arrays, integers, seeds, names and
+//! option objects. Every check happens here, before any value reaches the core,
+//! and every failure is a `JsError` that names the argument. Nothing here can
+//! trap: typed arrays are copied into memory reserved fallibly, and every
+//! property read goes through `Reflect`, whose exceptions become errors.
+
+use exporace::NanPolicy;
+use exporace::noise::Stream;
+use js_sys::{Array, Float32Array, Float64Array, Int32Array, Reflect, Uint8Array};
+use serde::Deserialize;
+use wasm_bindgen::{JsCast, JsError, JsValue};
+
+/// The result type of every exported function.
+pub type JsResult<T> = Result<T, JsError>;
+
+/// The largest integer a JavaScript number holds exactly, 2^53 - 1.
+const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
+
+/// A short description of a JavaScript value's type for error messages:
+/// `typeof`, or the constructor's name for objects (`Array`, `Float64Array`).
+pub fn describe(v: &JsValue) -> String {
+    if v.is_null() {
+        return "null".into();
+    }
+    if v.is_object() {
+        let name = Reflect::get(v, &JsValue::from_str("constructor"))
+            .ok()
+            .and_then(|c| Reflect::get(&c, &JsValue::from_str("name")).ok())
+            .and_then(|n| n.as_string())
+            .filter(|n| !n.is_empty());
+        return name.unwrap_or_else(|| "object".into());
+    }
+    v.js_typeof().as_string().unwrap_or_else(|| "value".into())
+}
+
+fn wrong_type(what: &str, expected: &str, got: &JsValue) -> JsError {
+    JsError::new(&format!("{what} must be {expected}, got {}", describe(got)))
+}
+
+/// Reserves room for `n` values of `T`, or fails with an error naming `what`
+/// instead of aborting the module when wasm memory cannot grow that far.
+pub fn reserve<T>(n: usize, what: &str) -> JsResult<Vec<T>> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(n).map_err(|_| {
+        JsError::new(&format!(
+            "{what} needs {n} elements of {} bytes, more than wasm memory can hold",
+            std::mem::size_of::<T>()
+        ))
+    })?;
+    Ok(v)
+}
+
+/// Element types read from a typed array.
+pub trait Element: Copy + Default {
+    /// The typed array holding this element.
+    type Array: JsCast;
+    /// The array's JavaScript name, for error messages.
+    const ARRAY: &'static str;
+    /// The array's length.
+    fn length(a: &Self::Array) -> u32;
+    /// Copies the whole array into `dst` (of the same length).
+    fn copy_to(a: &Self::Array, dst: &mut [Self]);
+    /// Copies `src` (of the same length) over the whole array.
+    fn copy_from(a: &Self::Array, src: &[Self]);
+}
+
+macro_rules! element {
+    ($t:ty, $array:ty, $name:literal) => {
+        impl Element for $t {
+            type Array = $array;
+            const ARRAY: &'static str = $name;
+            fn length(a: &$array) -> u32 {
+                a.length()
+            }
+            fn copy_to(a: &$array, dst: &mut [$t]) {
+                a.copy_to(dst)
+            }
+            fn copy_from(a: &$array, src: &[$t]) {
+                a.copy_from(src)
+            }
+        }
+    };
+}
+
+element!(f32, Float32Array, "a Float32Array");
+element!(f64, Float64Array, "a Float64Array");
+element!(i32, Int32Array, "an Int32Array");
+element!(u8, Uint8Array, "a Uint8Array");
+
+/// Copies a typed array of `E` into wasm memory (the one copy a typed array
+/// needs to reach wasm).
+pub fn copy<E: Element>(a: &E::Array, what: &str) -> JsResult<Vec<E>> {
+    let n = E::length(a) as usize;
+    let mut v = reserve::<E>(n, what)?;
+    v.resize(n, E::default());
+    E::copy_to(a, &mut v);
+    Ok(v)
+}
+
+/// `v` as a typed array of `E`, copied into wasm memory.
+pub fn array<E: Element>(v: &JsValue, what: &str) -> JsResult<Vec<E>> {
+    let a = v
+        .dyn_ref::<E::Array>()
+        .ok_or_else(|| wrong_type(what, E::ARRAY, v))?;
+    copy(a, what)
+}
+
+/// Like [`array`], but `undefined` and `null` give `None`.
+pub fn optional_array<E: Element>(v: &JsValue, what: &str) -> JsResult<Option<Vec<E>>> {
+    if v.is_undefined() || v.is_null() {
+        return Ok(None);
+    }
+    array(v, what).map(Some)
+}
+
+/// Noise (`q` or `inv_q`) at the precision its typed array has.
+pub enum Noise {
+    /// From a `Float32Array`: f32 noise, f32 scores.
+    F32(Vec<f32>),
+    /// From a `Float64Array`: f64 noise, f64 scores.
+    F64(Vec<f64>),
+}
+
+/// Reads noise; its typed array's type picks the precision.
+pub fn noise(v: &JsValue, what: &str) -> JsResult<Noise> {
+    if let Some(a) = v.dyn_ref::<Float32Array>() {
+        Ok(Noise::F32(copy(a, what)?))
+    } else if let Some(a) = v.dyn_ref::<Float64Array>() {
+        Ok(Noise::F64(copy(a, what)?))
+    } else {
+        Err(wrong_type(what, "a Float32Array or a Float64Array", v))
+    }
+}
+
+/// Runs `$body` with `$v` bound to the noise vector at its own precision.
+macro_rules! with_noise {
+    ($noise:expr, $v:ident => $body:expr) => {
+        match $noise {
+            $crate::args::Noise::F32($v) => $body,
+            $crate::args::Noise::F64($v) => $body,
+        }
+    };
+}
+pub(crate) use with_noise;
+
+/// An unsigned 64-bit integer: a `bigint` in [0, 2^64) or a non-negative safe
+/// integer `number`.
+pub fn u64_arg(v: &JsValue, what: &str) -> JsResult<u64> {
+    if v.is_bigint() {
+        return u64::try_from(v.clone()).map_err(|_| {
+            let text = v
+                .unchecked_ref::<js_sys::BigInt>()
+                .to_string(10)
+                .map(String::from)
+                .unwrap_or_default();
+            JsError::new(&format!("{what} must lie in [0, 2^64), got {text}"))
+        });
+    }
+    match v.as_f64() {
+        Some(x) if x.fract() == 0.0 && (0.0..=MAX_SAFE_INTEGER).contains(&x) => Ok(x as u64),
+        Some(x) => Err(JsError::new(&format!(
+            "{what} must be a non-negative integer (a bigint above 2^53), got {x}"
+        ))),
+        None => Err(wrong_type(what, "a bigint or a non-negative integer", v)),
+    }
+}
+
+/// A seed: as [`u64_arg`], or `undefined` / `null` for a fresh seed from the
+/// system's entropy.
+pub fn seed_arg(v: &JsValue, what: &str) -> JsResult<Option<u64>> {
+    if v.is_undefined() || v.is_null() {
+        return Ok(None);
+    }
+    u64_arg(v, what).map(Some)
+}
+
+/// A size or index that must fit the module's `usize`.
+pub fn usize_arg(v: &JsValue, what: &str) -> JsResult<usize> {
+    let x = u64_arg(v, what)?;
+    usize::try_from(x).map_err(|_| {
+        JsError::new(&format!(
+            "{what} is {x}, over the limit of {} in wasm",
+            usize::MAX
+        ))
+    })
+}
+
+/// A noise stream by name: `race`, `accept`, `bonus` or `draft`.
+pub fn stream_arg(v: &JsValue) -> JsResult<Stream> {
+    match v.as_string().as_deref() {
+        Some("race") => Ok(Stream::Race),
+        Some("accept") => Ok(Stream::Accept),
+        Some("bonus") => Ok(Stream::Bonus),
+        Some("draft") => Ok(Stream::Draft),
+        Some(other) => Err(JsError::new(&format!(
+            "stream {other:?} is not one of \"race\", \"accept\", \"bonus\", \"draft\""
+        ))),
+        None => Err(wrong_type("stream", "a string", v)),
+    }
+}
+
+/// Checks that `v` is a plain object and that it has no keys outside `allowed`,
+/// so that a misspelt field is an error instead of being ignored.
+pub fn object(v: &JsValue, what: &str, allowed: &[&str]) -> JsResult<()> {
+    if !v.is_object() || Array::is_array(v) {
+        return Err(wrong_type(what, "an object", v));
+    }
+    let keys = Reflect::own_keys(v)
+        .map_err(|_| JsError::new(&format!("listing the fields of {what} threw an exception")))?;
+    for key in keys.iter() {
+        let Some(key) = key.as_string() else {
+            continue;
+        };
+        if !allowed.contains(&key.as_str()) {
+            return Err(JsError::new(&format!(
+                "{what} has an unknown field {key:?}; the fields are {}",
+                allowed.join(", ")
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Property `name` of object `obj` (`undefined` when absent). A getter that
+/// throws gives an error naming the property.
+pub fn field(obj: &JsValue, what: &str, name: &str) -> JsResult<JsValue> {
+    Reflect::get(obj, &JsValue::from_str(name))
+        .map_err(|_| JsError::new(&format!("reading {what}.{name} threw an exception")))
+}
+
+/// Options shared by the race functions.
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Options {
+    /// NaN rule; `first_nan_wins` when absent.
+    #[serde(default)]
+    pub nan_policy: NanPolicy,
+}
+
+/// Reads `{ nanPolicy }`; `undefined` and `null` give the defaults.
+pub fn options(v: JsValue) -> JsResult<Options> {
+    if v.is_undefined() || v.is_null() {
+        return Ok(Options::default());
+    }
+    object(&v, "options", &["nanPolicy"])?;
+    serde_wasm_bindgen::from_value(v).map_err(|e| JsError::new(&format!("options: {}", message(e))))
+}
+
+/// The message of a serde-wasm-bindgen error, without the `Error: ` prefix of
+/// its display form.
+pub fn message(e: serde_wasm_bindgen::Error) -> String {
+    String::from(js_sys::Error::from(JsValue::from(e)).message())
+}

@@ -1,0 +1,35 @@
+//! # exporace-wasm
+//!
+//! The npm package `exporace`: a thin wasm-bindgen facade over the exporace
+//! core. It converts JavaScript arguments (typed arrays, bigint seeds, option
+//! objects) into the core's types, calls the core, and converts the results
+//! into camelCase objects. It does no sampling maths of its own.
+//!
+//! Every failure is a JavaScript `Error` whose message is the core's message
+//! (naming the tensor, index and value) or names the argument at fault.
+//! Arguments are checked and copied into memory reserved fallibly before any
+//! core call, so no input traps the module or leaves it unusable.
+//!
+//! The noise's typed array picks the precision: `Float32Array` noise gives f32
+//! scores, `Float64Array` noise gives f64 scores. With the `threads` feature
+//! (nightly, atomics) the core's `parallel` feature spreads recover batches
+//! over a pool of Web Workers started by `initThreadPool`; the results are the
+//! same bits as with one thread.
+//!
+//! The TypeScript declarations are hand-written in `js/exporace.d.ts`.
+
+mod args;
+mod output;
+mod race;
+mod random;
+mod scenario;
+mod spec;
+#[cfg(feature = "threads")]
+mod threads;
+
+pub use race::{race_div, race_mul};
+pub use random::{fill_inv_q, fill_q, fill_uniform, rand, randint, randint4x};
+pub use scenario::{camel_keys, run};
+pub use spec::{recover_tokens, rejection_sample};
+#[cfg(feature = "threads")]
+pub use threads::{init_thread_pool, recover_tokens_traced, thread_count};

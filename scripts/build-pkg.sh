@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Builds the npm package `exporace` into pkg/ with plain cargo and the exact
+# wasm-bindgen CLI: the web build (default in browsers), the nodejs build
+# (CommonJS, with an ES module wrapper) and the threaded web build
+# (`exporace/threads`, nightly with atomics). `--no-threads` skips the last.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$HOME/.cargo/bin:$PATH"
+
+threads=1
+[ "${1:-}" = "--no-threads" ] && threads=0
+
+step() { printf '\n== build-pkg: %s (%s)\n' "$*" "$(date +%T)"; }
+src=crates/exporace-wasm/js
+out=pkg
+bindgen() { # <wasm> <target> <dir>
+  wasm-bindgen "$1" --target "$2" --no-typescript --out-name exporace --out-dir "$3"
+}
+
+want="wasm-bindgen $(sed -n 's/^wasm-bindgen = "=\(.*\)"$/\1/p' Cargo.toml)"
+if [ "$(wasm-bindgen --version)" != "$want" ]; then
+  echo "need $want on PATH (scripts/setup.sh installs it), found $(wasm-bindgen --version)" >&2
+  exit 1
+fi
+
+rm -rf "$out"
+mkdir -p "$out"
+
+step "single-threaded wasm"
+cargo build -p exporace-wasm --target wasm32-unknown-unknown --release
+wasm=target/wasm32-unknown-unknown/release/exporace_wasm.wasm
+bindgen "$wasm" web "$out/web"
+bindgen "$wasm" nodejs "$out/node"
+# The package is an ES module package; the nodejs build is CommonJS.
+printf '{\n  "type": "commonjs"\n}\n' >"$out/node/package.json"
+cp "$src/node.mjs" "$out/node/index.mjs"
+
+if [ "$threads" = 1 ]; then
+  step "threaded wasm (nightly, atomics, shared memory)"
+  RUSTFLAGS="-C target-feature=+atomics,+bulk-memory,+mutable-globals \
+ -C link-arg=--shared-memory -C link-arg=--max-memory=1073741824 -C link-arg=--import-memory \
+ -C link-arg=--export=__wasm_init_tls -C link-arg=--export=__tls_size \
+ -C link-arg=--export=__tls_align -C link-arg=--export=__tls_base" \
+  CARGO_TARGET_DIR=target/threads \
+    cargo +nightly build -p exporace-wasm --target wasm32-unknown-unknown --release \
+    --features threads -Z build-std=panic_abort,std
+  bindgen target/threads/wasm32-unknown-unknown/release/exporace_wasm.wasm web "$out/threads"
+fi
+
+step "package files"
+cp "$src/package.json" "$src/exporace.d.ts" "$src/threads.d.ts" "$out/"
+cp crates/exporace-wasm/README.md "$out/README.md"
+ls -l "$out" "$out"/*/

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Packs pkg/ with `npm pack`, installs the tarball into a new project outside
+# the repository, and runs the consumer tests there: ES module import,
+# CommonJS require, garbage input, and a strict TypeScript check of the
+# declarations. Needs `npm run build` first.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+tarball=$(cd "$work" && npm pack "$root/pkg" --silent | tail -n 1)
+mkdir "$work/app"
+cd "$work/app"
+printf '{ "name": "exporace-consumer", "private": true, "type": "module" }\n' >package.json
+npm install --no-audit --no-fund --silent "$work/$tarball"
+cp "$root"/tests/js/consumer/* "$root/tests/js/golden.mjs" .
+"$root/node_modules/.bin/tsc" -p tsconfig.json
+echo "typescript: the declarations check under --strict"
+EXPORACE_GOLDEN="$root/tests/golden" node --test esm.test.mjs cjs.test.cjs garbage.test.mjs

@@ -1,0 +1,136 @@
+// The packed package imported as an ES module from a separate project,
+// checked bit for bit against the natively generated goldens.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import init, * as ex from "exporace";
+import { SCENARIOS, allBits, camelKeys, largeBatch, sameBits } from "./golden.mjs";
+
+const dir = process.env.EXPORACE_GOLDEN;
+const text = (f) => readFileSync(`${dir}/${f}`, "utf8");
+const json = (f) => JSON.parse(text(f));
+const flat = (rows) => new Float32Array(rows.flat());
+/** The typed-array batch of a recover or rejection scenario with row-form matrices. */
+const specBatch = (s) => ({
+  vocabSize: s.target_probs[0].length,
+  cuNumDraftTokens: new Int32Array(s.cu_num_draft_tokens),
+  draftTokenIds: new Int32Array(s.draft_token_ids),
+  targetProbs: flat(s.target_probs),
+  draftProbs: s.draft_probs ? flat(s.draft_probs) : undefined,
+});
+
+test("init() resolves in Node and the module is ready", async () => {
+  await init();
+  assert.equal(ex.randint(0n, 0n), ex.randint4x(0n, 0n)[0]);
+});
+
+for (const name of SCENARIOS) {
+  test(`run(${name}) gives the golden report, from text and from an object`, () => {
+    const golden = camelKeys(json(`${name}.result.json`));
+    const fromText = ex.run(text(`${name}.scenario.json`));
+    const fromObject = ex.run(json(`${name}.scenario.json`));
+    sameBits(name, allBits(fromText), allBits(golden));
+    assert.deepEqual(fromText, golden);
+    assert.deepEqual(fromObject, golden);
+  });
+}
+
+test("seeded raceMul (f32) equals the golden race", () => {
+  const s = json("race_f32.scenario.json");
+  const g = json("race_f32.result.json").result;
+  const invQ = new Float32Array(s.weights.length);
+  assert.equal(ex.fillInvQ(BigInt(s.seed), "race", 0n, invQ), BigInt(s.seed));
+  const r = ex.raceMul(new Float32Array(s.weights), invQ);
+  assert.equal(r.winner.token, g.winner.token);
+  assert.equal(r.winner.bits, g.winner.bits);
+  assert.equal(r.runnerUp.bits, g.runner_up.bits);
+  assert.equal(r.marginUlps, g.margin_ulps);
+});
+
+test("seeded raceDiv (f64, row 3) equals the golden race", () => {
+  const s = json("race_f64_div.scenario.json");
+  const g = json("race_f64_div.result.json").result;
+  const q = new Float64Array(s.weights.length);
+  ex.fillQ(BigInt(s.seed), "race", BigInt(s.row), q);
+  const r = ex.raceDiv(new Float32Array(s.weights), q, { nanPolicy: "reject" });
+  sameBits("race_f64_div", allBits([r]), allBits(g));
+});
+
+test("recoverTokens with draft probs equals the golden recover", () => {
+  const s = json("recover_f32_draft.scenario.json");
+  const g = json("recover_f32_draft.result.json").result.positions;
+  const v = s.target_probs[0].length;
+  const b = s.cu_num_draft_tokens.length;
+  const invQ = new Float32Array(b * v);
+  for (let r = 0; r < b; r++) ex.fillInvQ(s.seed, "race", r, invQ.subarray(r * v, (r + 1) * v));
+  const out = ex.recoverTokens(
+    specBatch(s),
+    invQ,
+  );
+  assert.deepEqual(out.map((x) => x.winner.token), g.map((x) => x.winner.token));
+  sameBits("recover_f32_draft", allBits(out), allBits(g));
+});
+
+test("recoverTokens on the synthetic batch equals the golden", () => {
+  const params = json("recover_large.params.json");
+  const { batch, invQ } = largeBatch(params, ex.fillInvQ);
+  const out = ex.recoverTokens(batch, invQ);
+  const n = sameBits("recover_large", allBits(out), allBits(json("recover_large.result.json")));
+  assert.equal(n, 2 * params.requests * params.drafts_per_request);
+});
+
+test("rejectionSample with seeded uniforms and bonus races equals the golden", () => {
+  const s = json("rejection_f64.scenario.json");
+  const g = json("rejection_f64.result.json").result;
+  const v = s.target_probs[0].length;
+  const b = s.cu_num_draft_tokens.length;
+  const seed = BigInt(s.seed);
+  const invQ = new Float64Array(b * v);
+  const bonusInvQ = new Float64Array(b * v);
+  for (let r = 0; r < b; r++) {
+    ex.fillInvQ(seed, "race", BigInt(r), invQ.subarray(r * v, (r + 1) * v));
+    ex.fillInvQ(seed, "bonus", BigInt(r), bonusInvQ.subarray(r * v, (r + 1) * v));
+  }
+  const uniform = new Float64Array(s.draft_token_ids.length);
+  ex.fillUniform(seed, "accept", 0n, uniform);
+  assert.deepEqual(Array.from(uniform), g.uniform);
+  const out = ex.rejectionSample({
+    batch: specBatch(s),
+    invQ,
+    uniform,
+    greedy: s.greedy,
+    bonusProbs: flat(s.bonus_probs),
+    bonusInvQ,
+  });
+  assert.equal(out.maxSpecLen, g.max_spec_len);
+  assert.deepEqual(Array.from(out.outputTokenIds), g.output_token_ids.flat());
+  sameBits("rejection_f64", allBits(out.requests), allBits(g.requests));
+  assert.deepEqual(
+    out.requests.map((q) => [q.numAccepted, q.bonus]),
+    g.requests.map((q) => [q.num_accepted, q.bonus]),
+  );
+});
+
+test("Triton Philox: randint is the first word of randint4x, rand is in [0, 1]", () => {
+  for (const [seed, offset] of [[0n, 0n], [0x0123456789abcdefn, 2n ** 40n + 3n], [2n ** 64n - 1n, 2n ** 64n - 1n]]) {
+    const w = ex.randint4x(seed, offset);
+    assert.equal(w.length, 4);
+    assert.equal(ex.randint(seed, offset), w[0]);
+    const u = ex.rand(seed, offset);
+    assert.ok(u >= 0 && u <= 1, `rand = ${u}`);
+    assert.equal(Math.fround(u), u, "rand is an fp32 value");
+  }
+  assert.equal(ex.randint(12345, 0), ex.randint(12345n, 0n));
+});
+
+test("a call without a seed reports the seed it drew, and replaying it gives the same bits", () => {
+  const a = new Float64Array(64);
+  const seed = ex.fillInvQ(undefined, "race", 0n, a);
+  assert.equal(typeof seed, "bigint");
+  const b = new Float64Array(64);
+  assert.equal(ex.fillInvQ(seed, "race", 0n, b), seed);
+  assert.deepEqual(b, a);
+  const report = ex.run({ exporace: 1, op: "race", precision: "f32", weights: [1, 2, 3] });
+  const again = ex.run({ exporace: 1, op: "race", precision: "f32", weights: [1, 2, 3], seed: BigInt(report.seed) });
+  assert.deepEqual(again, report);
+});

@@ -1,0 +1,120 @@
+// Garbage in: every bad call throws an Error whose message names the problem,
+// and the module keeps working afterwards (no trap, no poisoned state).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import * as ex from "exporace";
+
+const dir = process.env.EXPORACE_GOLDEN;
+const json = (f) => JSON.parse(readFileSync(`${dir}/${f}`, "utf8"));
+const f32 = (...x) => new Float32Array(x);
+const f64 = (...x) => new Float64Array(x);
+const i32 = (...x) => new Int32Array(x);
+const batch = (over = {}) => ({
+  vocabSize: 2,
+  cuNumDraftTokens: i32(1),
+  draftTokenIds: i32(0),
+  targetProbs: f32(0.5, 0.5),
+  ...over,
+});
+const throwing = new Proxy({}, {
+  get() { throw new RangeError("boom"); },
+  ownKeys() { return ["vocabSize"]; },
+  getOwnPropertyDescriptor() { return { enumerable: true, configurable: true, value: 1 }; },
+});
+
+// [call, a fragment the message must contain]
+const garbage = [
+  [() => ex.raceMul(), "weights must be a Float32Array, got undefined"],
+  [() => ex.raceMul("weights", f64(1)), "got string"],
+  [() => ex.raceMul([1, 2], f64(1, 1)), "got Array"],
+  [() => ex.raceMul(f64(1), f64(1)), "got Float64Array"],
+  [() => ex.raceMul(f32(1), i32(1)), "invQ must be a Float32Array or a Float64Array, got Int32Array"],
+  [() => ex.raceMul(f32(), f64()), "vocabulary size is 0"],
+  [() => ex.raceMul(f32(1, 2), f64(1, 2, 3)), "expected 2, got 3"],
+  [() => ex.raceMul(f32(1, NaN), f64(1, 1)), "NaN value NaN in weights at index 1"],
+  [() => ex.raceMul(f32(1, -2), f64(1, 1)), "negative value -2 in weights at index 1"],
+  [() => ex.raceMul(f32(Infinity), f64(1)), "infinite value inf in weights"],
+  [() => ex.raceDiv(f32(1, 1), f32(1, -1)), "negative value -1 in q at index 1"],
+  [() => ex.raceMul(f32(0, 1), f64(Infinity, 1), { nanPolicy: "reject" }), "NaN score at token 0"],
+  [() => ex.raceMul(f32(1), f64(1), 7), "options must be an object, got number"],
+  [() => ex.raceMul(f32(1), f64(1), { nanPolicy: "sometimes" }), "unknown variant `sometimes`"],
+  [() => ex.raceMul(f32(1), f64(1), { nan_policy: "reject" }), "options has an unknown field \"nan_policy\""],
+  [() => ex.randint(-1n, 0n), "seed must lie in [0, 2^64), got -1"],
+  [() => ex.randint(2n ** 64n, 0n), "seed must lie in [0, 2^64)"],
+  [() => ex.randint(1.5, 0), "seed must be a non-negative integer"],
+  [() => ex.randint(2 ** 60, 0), "a bigint above 2^53"],
+  [() => ex.rand(0n, "0"), "offset must be a bigint or a non-negative integer, got string"],
+  [() => ex.randint4x(0n, NaN), "offset must be a non-negative integer"],
+  [() => ex.fillInvQ(1n, "nope", 0n, f64(0)), "stream \"nope\" is not one of"],
+  [() => ex.fillInvQ(1n, "race", -1, f64(0)), "row must be a non-negative integer"],
+  [() => ex.fillInvQ(1n, "race", 0n, [0, 0]), "out must be a Float32Array or a Float64Array, got Array"],
+  [() => ex.fillUniform(1n, "accept", 0n, f32(0)), "out must be a Float64Array, got Float32Array"],
+  [() => ex.recoverTokens(null, f64(1, 1)), "batch must be an object, got null"],
+  [() => ex.recoverTokens([], f64(1, 1)), "batch must be an object, got Array"],
+  [() => ex.recoverTokens(batch({ vocab: 2 }), f64(1, 1)), "batch has an unknown field \"vocab\""],
+  [() => ex.recoverTokens(batch({ vocabSize: -3 }), f64(1, 1)), "batch.vocabSize must be a non-negative integer"],
+  [() => ex.recoverTokens(batch({ vocabSize: 2 ** 40 }), f64(1, 1)), "batch.vocabSize is 1099511627776, over the limit"],
+  [() => ex.recoverTokens(batch({ vocabSize: "2" }), f64(1, 1)), "got string"],
+  [() => ex.recoverTokens(batch({ cuNumDraftTokens: i32(2, 1) }), f64(1, 1)), "cu_num_draft_tokens must be non-decreasing"],
+  [() => ex.recoverTokens(batch({ draftTokenIds: i32(9) }), f64(1, 1)), "draft_token_ids[0] = 9 is outside [0, 2)"],
+  [() => ex.recoverTokens(batch({ targetProbs: f32(0.5) }), f64(1, 1)), "length mismatch for target_probs"],
+  [() => ex.recoverTokens(batch({ targetProbs: f32(0.5, NaN) }), f64(1, 1)), "NaN value NaN in target_probs at index 1 (row 0, token 1)"],
+  [() => ex.recoverTokens(batch(), f64(1, 1, 1)), "length mismatch for inv_q (B*V)"],
+  [() => ex.recoverTokens(throwing, f64(1, 1)), "reading batch.vocabSize threw an exception"],
+  [() => ex.rejectionSample({ batch: batch(), invQ: f64(1, 1), uniform: f64(0.5) }), "give either bonusTokenIds"],
+  [() => ex.rejectionSample({ batch: batch(), invQ: f64(1, 1), uniform: f64(1.5), bonusTokenIds: i32(0) }), "outside [0, 1] value 1.5 in uniform"],
+  [() => ex.rejectionSample({ batch: batch(), invQ: f64(1, 1), uniform: f64(0.5), bonusProbs: f32(1, 1), bonusInvQ: f32(1, 1) }), "inputs.bonusInvQ must be a Float64Array like invQ"],
+  [() => ex.rejectionSample({ batch: batch(), invQ: f64(1, 1), uniform: f64(0.5), bonusTokenIds: i32(0), greedy: [1] }), "inputs.greedy[0] must be a boolean, got number"],
+  [() => {
+    // 50,000 requests, all drafts in the last one: the output would be 50,000 x 50,001 ids.
+    const n = 50000;
+    const cu = new Int32Array(n); cu[n - 1] = n;
+    return ex.rejectionSample({
+      batch: { vocabSize: 1, cuNumDraftTokens: cu, draftTokenIds: new Int32Array(n), targetProbs: new Float32Array(n) },
+      invQ: new Float64Array(n), uniform: new Float64Array(n), bonusTokenIds: new Int32Array(n),
+    });
+  }, "more than wasm memory can hold"],
+  [() => ex.run(5), "scenario must be an object or JSON text, got number"],
+  [() => ex.run(null), "scenario must be an object or JSON text, got null"],
+  [() => ex.run("{ not json"), "invalid JSON"],
+  [() => ex.run({}), "scenario"],
+  [() => ex.run({ exporace: 2, op: "race", precision: "f32", weights: [1] }), "format version 2 is not supported"],
+  [() => ex.run({ exporace: 1, op: "race", precision: "f16", weights: [1] }), "f16"],
+  [() => ex.run({ exporace: 1, op: "race", precision: "f32", weights: [1], wieghts: [2] }), "wieghts"],
+  [() => ex.run({ exporace: 1, op: "race", precision: "f32", seed: -1n, weights: [1] }), "scenario"],
+  [() => ex.run({ exporace: 1, op: "race", precision: "f32", weights: [1], noise: ["x"] }), "not a number"],
+  [() => ex.run({ exporace: 1, op: "recover", precision: "f64", seed: 1, vocab_size: 2 ** 20,
+    cu_num_draft_tokens: new Array(100).fill(0), draft_token_ids: [], target_probs: [] }), "over the limit"],
+];
+
+const golden = () => {
+  const s = json("race_f32.scenario.json");
+  const invQ = new Float32Array(s.weights.length);
+  ex.fillInvQ(BigInt(s.seed), "race", 0n, invQ);
+  return ex.raceMul(new Float32Array(s.weights), invQ).winner.bits;
+};
+
+test("every garbage call throws an Error naming the problem, and a normal call still works", () => {
+  const expected = json("race_f32.result.json").result.winner.bits;
+  assert.equal(golden(), expected);
+  for (const [i, [call, fragment]] of garbage.entries()) {
+    let error = null;
+    try {
+      call();
+    } catch (e) {
+      error = e;
+    }
+    assert.ok(error instanceof Error, `case ${i} (${fragment}): threw ${error}`);
+    assert.ok(error.message.includes(fragment), `case ${i}: "${error.message}" lacks "${fragment}"`);
+    assert.equal(golden(), expected, `case ${i} left the module broken`);
+  }
+});
+
+test("thousands of failing calls leave the module usable", () => {
+  for (let i = 0; i < 5000; i++) {
+    assert.throws(() => ex.recoverTokens(batch({ draftTokenIds: i32(9) }), f64(1, 1)));
+    assert.throws(() => ex.randint(-1n, 0n));
+  }
+  assert.equal(golden(), json("race_f32.result.json").result.winner.bits);
+});

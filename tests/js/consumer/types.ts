@@ -1,0 +1,36 @@
+// Type-checked (tsc --strict) against the package's declarations: a consumer
+// that uses every export with the declared types.
+import init, {
+  fillInvQ, fillQ, fillUniform, raceDiv, raceMul, rand, randint, randint4x,
+  recoverTokens, rejectionSample, run,
+  type NanPolicy, type RaceResult, type RejectionResult, type Report, type SpecBatch,
+} from "exporace";
+import type { TracedRecover } from "exporace/threads";
+
+await init();
+const policy: NanPolicy = "nan_never_wins";
+const w = new Float32Array([0.5, 0.5]);
+const invQ = new Float64Array(2);
+const seed: bigint = fillInvQ(1n, "race", 0n, invQ);
+fillQ(seed, "bonus", 1, new Float32Array(2));
+fillUniform(null, "accept", 0n, new Float64Array(2));
+const r: RaceResult = raceMul(w, invQ, { nanPolicy: policy });
+const d: RaceResult = raceDiv(w, new Float32Array([1, 2]));
+const margin: number | null = r.marginUlps;
+const bits: string = d.winner.bits;
+const batch: SpecBatch = {
+  vocabSize: 2,
+  cuNumDraftTokens: new Int32Array([1]),
+  draftTokenIds: new Int32Array([0]),
+  targetProbs: new Float32Array([0.5, 0.5]),
+};
+const races: RaceResult[] = recoverTokens(batch, invQ);
+const out: RejectionResult = rejectionSample({
+  batch, invQ, uniform: new Float64Array([0.5]), bonusTokenIds: new Int32Array([1]),
+});
+const ids: Int32Array = out.outputTokenIds;
+const report: Report = run({ exporace: 1, op: "race", precision: "f32", seed: 1n, weights: [1] });
+const words: Uint32Array = randint4x(1n, 2n);
+const x: number = rand(1n, 2n) + randint(1, 2);
+const traced: TracedRecover | null = null;
+console.log(margin, bits, races.length, ids.length, report.seed, words.length, x, traced);
