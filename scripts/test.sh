@@ -33,3 +33,6 @@ timed scripts/test-browser.sh
 
 step "Node consumer of the packed tarball (import, require, garbage, types)"
 timed scripts/test-node-consumer.sh
+
+step "threaded build in headless Chromium with COOP/COEP (playwright-core)"
+timed node --test tests/js/threads.test.mjs

@@ -37,7 +37,10 @@ fn seeded_race_bits() -> String {
         .map(|w| w.as_f64().expect("number") as f32)
         .collect();
     let seed = u64::from_str_radix(
-        scenario["seed"].as_str().expect("seed").trim_start_matches("0x"),
+        scenario["seed"]
+            .as_str()
+            .expect("seed")
+            .trim_start_matches("0x"),
         16,
     )
     .expect("hex seed");
@@ -63,7 +66,9 @@ fn seeded_race_bits() -> String {
 fn typed_race_gives_the_golden_bits() {
     assert_eq!(
         seeded_race_bits(),
-        golden_race()["result"]["winner"]["bits"].as_str().expect("bits")
+        golden_race()["result"]["winner"]["bits"]
+            .as_str()
+            .expect("bits")
     );
 }
 

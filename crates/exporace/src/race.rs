@@ -197,9 +197,14 @@ pub fn race<T: NoiseFloat>(
         weights.len(),
         noise.len(),
     )?;
-    validate::weights("weights", weights, 0)?;
-    validate::noise(form.noise_name(), noise, 0)?;
-    race_with(form, Weights::Plain(weights), noise, policy)
+    let scan = kernel::race(form, Weights::Plain(weights), noise, policy);
+    // The kernel checked every value it read; on any doubt the full checks
+    // give the first problem.
+    if !scan.clean || scan.halt.is_some() {
+        validate::weights("weights", weights, 0)?;
+        validate::noise(form.noise_name(), noise, 0)?;
+    }
+    scan.finish(|i| (weights[i], noise[i].to_f64()))
 }
 
 /// `argmax_i w_i * inv_q_i`: vLLM's recovered-token form. See [`race`].

@@ -9,7 +9,7 @@ use alloc::vec::Vec;
 
 use crate::error::Result;
 use crate::float::NoiseFloat;
-use crate::kernel::Weights;
+use crate::kernel::{self, Scan, Weights};
 use crate::policy::NanPolicy;
 use crate::race::{Form, RaceResult, race_with};
 use crate::spec::SpecBatch;
@@ -78,22 +78,48 @@ pub fn recover_tokens<T: NoiseFloat>(
     inv_q: &[T],
     policy: NanPolicy,
 ) -> Result<Vec<RaceResult<T>>> {
-    batch.validate()?;
-    validate_noise(batch, inv_q)?;
+    if batch.validate_layout().is_err() {
+        batch.validate()?;
+    }
+    let v = batch.vocab_size;
+    let bv = validate::product("inv_q size B*V", batch.num_requests(), v)?;
+    validate::len("inv_q (B*V)", bv, inv_q.len())?;
     let position = |t: usize| {
         let r = batch.request_of(t);
-        recover_one(batch, inv_q, r, t, policy)
+        kernel::race(
+            Form::Mul,
+            residual(batch, t),
+            &inv_q[r * v..(r + 1) * v],
+            policy,
+        )
     };
     #[cfg(feature = "parallel")]
-    {
+    let scans: Vec<Scan<T>> = {
         use rayon::prelude::*;
         (0..batch.num_tokens())
             .into_par_iter()
             .map(position)
             .collect()
-    }
+    };
     #[cfg(not(feature = "parallel"))]
-    {
-        (0..batch.num_tokens()).map(position).collect()
+    let scans: Vec<Scan<T>> = (0..batch.num_tokens()).map(position).collect();
+    // The kernels checked every value they read; rows of requests without
+    // draft tokens were not read.
+    let unread = (0..batch.num_requests()).filter(|&r| batch.request_tokens(r).is_empty());
+    let mut clean = scans.iter().all(|s| s.clean && s.halt.is_none());
+    for r in unread {
+        clean &= validate::noise("inv_q", &inv_q[r * v..(r + 1) * v], v).is_ok();
     }
+    if !clean {
+        batch.validate()?;
+        validate_noise(batch, inv_q)?;
+    }
+    scans
+        .into_iter()
+        .enumerate()
+        .map(|(t, scan)| {
+            let r = batch.request_of(t);
+            scan.finish(|i| (batch.residual(t, i), inv_q[r * v + i].to_f64()))
+        })
+        .collect()
 }

@@ -67,6 +67,17 @@ impl SpecBatch<'_> {
     /// Checks sizes, prefix sums, draft ids and probabilities; the first problem
     /// found is returned as a typed error.
     pub fn validate(&self) -> Result<()> {
+        self.check(true)
+    }
+
+    /// [`SpecBatch::validate`] without the per-value checks of the
+    /// probabilities, which the race kernels make on the fly; on any problem
+    /// the caller runs the full validation for its first error.
+    pub(crate) fn validate_layout(&self) -> Result<()> {
+        self.check(false)
+    }
+
+    fn check(&self, values: bool) -> Result<()> {
         let v = self.vocab_size;
         validate::vocab(v)?;
         let b = self.num_requests();
@@ -98,10 +109,14 @@ impl SpecBatch<'_> {
         }
         let tv = validate::product("target_probs size T*V", t, v)?;
         validate::len("target_probs (T*V)", tv, self.target_probs.len())?;
-        validate::weights("target_probs", self.target_probs, v)?;
+        if values {
+            validate::weights("target_probs", self.target_probs, v)?;
+        }
         if let Some(d) = self.draft_probs {
             validate::len("draft_probs (T*V)", tv, d.len())?;
-            validate::weights("draft_probs", d, v)?;
+            if values {
+                validate::weights("draft_probs", d, v)?;
+            }
         }
         Ok(())
     }

@@ -77,28 +77,28 @@ fn pass<T: NoiseFloat, const MUL: bool, const NAN_LOUD: bool>(
     bar: T,
     weight: impl Fn(f32, f32) -> (f32, bool) + Copy,
 ) -> Look {
-    let step = |p: f32, d: f32, n: T, loud: &mut bool, dirty: &mut bool| {
+    let mut loud = [0u32; LANES];
+    let mut dirty = [0u32; LANES];
+    let mut step = |l: usize, p: f32, d: f32, n: T| {
         let (w, ok) = weight(p, d);
         let w = T::from_f32(w);
         let s = if MUL { w * n } else { w / n };
-        *loud |= (s > bar) | (NAN_LOUD & s.is_nan());
-        *dirty |= !ok | (n < T::ZERO);
+        loud[l] |= ((s > bar) | (NAN_LOUD & s.is_nan())) as u32;
+        dirty[l] |= (!ok | (n < T::ZERO)) as u32;
     };
     let (pc, pr) = p.as_chunks::<LANES>();
     let (dc, dr) = d.as_chunks::<LANES>();
     let (nc, nr) = noise.as_chunks::<LANES>();
-    let mut loud = [false; LANES];
-    let mut dirty = [false; LANES];
     for ((pl, dl), nl) in pc.iter().zip(dc).zip(nc) {
         for l in 0..LANES {
-            step(pl[l], dl[l], nl[l], &mut loud[l], &mut dirty[l]);
+            step(l, pl[l], dl[l], nl[l]);
         }
     }
     for ((&pv, &dv), &nv) in pr.iter().zip(dr).zip(nr) {
-        step(pv, dv, nv, &mut loud[0], &mut dirty[0]);
+        step(0, pv, dv, nv);
     }
     Look {
-        quiet: !loud.contains(&true),
-        clean: !dirty.contains(&true),
+        quiet: loud.iter().all(|&x| x == 0),
+        clean: dirty.iter().all(|&x| x == 0),
     }
 }

@@ -220,13 +220,25 @@ pub(crate) fn scan<T: NoiseFloat>(
         );
         out.clean &= look.clean;
         if !(look.quiet && bar.is_some()) {
-            for (i, &n) in noise.iter().enumerate().take(end).skip(start) {
-                let s = form.score(weights.get(i), n);
-                if s.is_nan() && policy == NanPolicy::Reject {
-                    out.halt = Some(offset + i);
-                    return out;
+            // Rescan lane by lane: a step of LANES tokens that cannot clear the
+            // current bar is skipped, the others go through `push` in order.
+            let mut i = start;
+            while i < end {
+                let step = (i + LANES).min(end);
+                let quiet = out.standings.bar().is_some_and(|bar| {
+                    lanes::look(form, weights.range(i..step), &noise[i..step], bar, policy).quiet
+                });
+                if !quiet {
+                    for (j, &n) in noise.iter().enumerate().take(step).skip(i) {
+                        let s = form.score(weights.get(j), n);
+                        if s.is_nan() && policy == NanPolicy::Reject {
+                            out.halt = Some(offset + j);
+                            return out;
+                        }
+                        out.standings.push(offset + j, s);
+                    }
                 }
-                out.standings.push(offset + i, s);
+                i = step;
             }
         }
         start = end;

@@ -226,3 +226,43 @@ fn thread_count_does_not_change_bits() {
         );
     }
 }
+
+#[test]
+fn deferred_checks_report_the_first_problem() {
+    use crate::{SpecBatch, recover_tokens};
+    let v = 700;
+    let target = alloc::vec![0.25f32; v];
+    let batch = SpecBatch {
+        vocab_size: v,
+        cu_num_draft_tokens: &[0, 1],
+        draft_token_ids: &[3],
+        target_probs: &target,
+        draft_probs: None,
+    };
+    let mut inv_q = alloc::vec![1.0f32; 2 * v];
+    assert!(recover_tokens(&batch, &inv_q, NanPolicy::Reject).is_ok());
+    // Request 0 has no draft token, so no race reads its row.
+    inv_q[5] = -1.0;
+    inv_q[v + 9] = -2.0;
+    let err = recover_tokens(&batch, &inv_q, NanPolicy::Reject).unwrap_err();
+    assert_eq!(
+        format!("{err:?}"),
+        format!(
+            "{:?}",
+            batch
+                .validate()
+                .and(super::super::recover::validate_noise(&batch, &inv_q))
+                .unwrap_err()
+        )
+    );
+    assert!(format!("{err}").contains("index 5"), "{err}");
+    inv_q[5] = 1.0;
+    let mut bad_target = target.clone();
+    bad_target[600] = f32::NAN;
+    let batch = SpecBatch {
+        target_probs: &bad_target,
+        ..batch
+    };
+    let err = recover_tokens(&batch, &inv_q, NanPolicy::FirstNanWins).unwrap_err();
+    assert!(format!("{err}").contains("target_probs"), "{err}");
+}

@@ -1,0 +1,120 @@
+//! Criterion benchmarks of the exporace kernels. Each group holds the kernel
+//! at 1 and 2 threads, a plain scalar reference and a read-bandwidth probe
+//! over a buffer of the same working-set size, so `bench-report` can state
+//! every figure as a ratio measured in the same run.
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::{BenchmarkGroup, Criterion, SamplingMode, Throughput, measurement::WallTime};
+use exporace::noise::{self, Stream};
+use exporace::{NanPolicy, NoiseFloat, race_div, recover_tokens};
+use exporace_bench::{BATCHES, Recover, THREADS, VOCABS, probe, probe_par, scalar_div};
+use rayon::{ThreadPool, ThreadPoolBuilder};
+
+fn pools() -> Vec<(usize, ThreadPool)> {
+    THREADS
+        .iter()
+        .map(|&n| {
+            let pool = ThreadPoolBuilder::new()
+                .num_threads(n)
+                .build()
+                .expect("a rayon pool");
+            (n, pool)
+        })
+        .collect()
+}
+
+fn group<'a>(c: &'a mut Criterion, name: &str, bytes: usize) -> BenchmarkGroup<'a, WallTime> {
+    let mut g = c.benchmark_group(name);
+    g.sample_size(10)
+        .warm_up_time(Duration::from_millis(300))
+        .measurement_time(Duration::from_millis(1200))
+        .sampling_mode(SamplingMode::Flat)
+        .throughput(Throughput::Bytes(bytes as u64));
+    g
+}
+
+fn probes(g: &mut BenchmarkGroup<'_, WallTime>, pools: &[(usize, ThreadPool)], bytes: usize) {
+    let buf = vec![1u32; bytes / 4];
+    for (n, pool) in pools {
+        g.bench_function(format!("probe-{n}t"), |b| {
+            b.iter(|| pool.install(|| probe_par(black_box(&buf), *n)))
+        });
+    }
+    g.bench_function("probe-plain", |b| b.iter(|| probe(black_box(&buf))));
+}
+
+fn recover<T: NoiseFloat>(c: &mut Criterion, pools: &[(usize, ThreadPool)]) {
+    for b in BATCHES {
+        for v in VOCABS {
+            let case = Recover::<T>::new(b, v);
+            let name = format!("recover/{}/B{b}/V{v}", T::PRECISION);
+            let mut g = group(c, &name, case.bytes());
+            probes(&mut g, pools, case.bytes());
+            g.bench_function("scalar", |bn| bn.iter(|| case.scalar()));
+            let batch = case.batch();
+            for (n, pool) in pools {
+                g.bench_function(format!("kernel-{n}t"), |bn| {
+                    bn.iter(|| {
+                        pool.install(|| {
+                            recover_tokens(&batch, &case.inv_q, NanPolicy::FirstNanWins)
+                        })
+                    })
+                });
+            }
+            g.finish();
+        }
+    }
+}
+
+fn race<T: NoiseFloat>(c: &mut Criterion, pools: &[(usize, ThreadPool)]) {
+    for v in VOCABS {
+        let case = Recover::<T>::new(1, v);
+        let w = &case.target[..v];
+        let mut q = vec![T::ZERO; v];
+        noise::fill_q(9, Stream::Race, 0, &mut q);
+        let bytes = v * (4 + core::mem::size_of::<T>());
+        let mut g = group(c, &format!("race/{}/V{v}", T::PRECISION), bytes);
+        probes(&mut g, pools, bytes);
+        g.bench_function("scalar", |bn| bn.iter(|| scalar_div(black_box(w), &q)));
+        for (n, pool) in pools {
+            g.bench_function(format!("kernel-{n}t"), |bn| {
+                bn.iter(|| pool.install(|| race_div(black_box(w), &q, NanPolicy::FirstNanWins)))
+            });
+        }
+        g.finish();
+    }
+}
+
+fn noise_alone<T: NoiseFloat>(c: &mut Criterion) {
+    for v in [152_064] {
+        let bytes = v * core::mem::size_of::<T>();
+        let mut g = group(c, &format!("noise/{}/V{v}", T::PRECISION), bytes);
+        let mut out = vec![T::ZERO; v];
+        g.bench_function("scalar", |bn| {
+            bn.iter(|| {
+                for (i, slot) in out.iter_mut().enumerate() {
+                    *slot = T::ONE / noise::exp1::<T>(3, Stream::Race, 0, i as u32);
+                }
+            })
+        });
+        g.bench_function("kernel-1t", |bn| {
+            bn.iter(|| noise::fill_inv_q(3, Stream::Race, 0, black_box(&mut out)))
+        });
+        g.finish();
+    }
+}
+
+fn all(c: &mut Criterion) {
+    let pools = pools();
+    recover::<f32>(c, &pools);
+    recover::<f64>(c, &pools);
+    race::<f32>(c, &pools);
+    race::<f64>(c, &pools);
+    noise_alone::<f32>(c);
+    noise_alone::<f64>(c);
+}
+
+criterion::criterion_group!(benches, all);
+criterion::criterion_main!(benches);

@@ -1,0 +1,88 @@
+// The package in real headless Chromium, served with COOP/COEP from a local
+// server: the single-threaded web build on the page and the threaded build in
+// a worker must both give the golden bits, and more than one pool thread must
+// have done work.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { createServer } from "node:http";
+import { readFile, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { extname, join, normalize, resolve } from "node:path";
+import { chromium } from "playwright-core";
+
+const root = resolve(new URL("../..", import.meta.url).pathname);
+const TYPES = {
+  ".html": "text/html",
+  ".js": "text/javascript",
+  ".mjs": "text/javascript",
+  ".json": "application/json",
+  ".wasm": "application/wasm",
+};
+
+function serve() {
+  const server = createServer(async (req, res) => {
+    const path = normalize(decodeURIComponent(new URL(req.url, "http://x").pathname));
+    const file = join(root, path);
+    const headers = {
+      "Cross-Origin-Opener-Policy": "same-origin",
+      "Cross-Origin-Embedder-Policy": "require-corp",
+      "Cross-Origin-Resource-Policy": "same-origin",
+      "Cache-Control": "no-store",
+    };
+    if (!file.startsWith(root + "/")) {
+      res.writeHead(403, headers).end();
+      return;
+    }
+    try {
+      const body = await readFile(file);
+      res.writeHead(200, { ...headers, "Content-Type": TYPES[extname(file)] || "application/octet-stream" });
+      res.end(body);
+    } catch {
+      res.writeHead(404, headers).end();
+    }
+  });
+  return new Promise((ok) => server.listen(0, "127.0.0.1", () => ok(server)));
+}
+
+test("threaded and single-threaded web builds give the golden bits; several workers did the work", async () => {
+  const server = await serve();
+  const profile = await mkdtemp(join(tmpdir(), "exporace-chromium-"));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: "/usr/bin/chromium",
+    headless: true,
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+  try {
+    const page = await context.newPage();
+    const logs = [];
+    page.on("console", (m) => logs.push(m.text()));
+    page.on("pageerror", (e) => logs.push(String(e)));
+    const { port } = server.address();
+    await page.goto(`http://127.0.0.1:${port}/tests/js/page/threads.html`);
+    await page.waitForFunction(() => window.__result, null, { timeout: 120000 });
+    const result = await page.evaluate(() => window.__result);
+    console.log(JSON.stringify(result));
+    assert.equal(result.error, undefined, `${result.error}\n${logs.join("\n")}`);
+    assert.equal(result.isolated, true, "the page is cross-origin isolated");
+    assert.ok(result.singleBits > 0, "the single-threaded build checked golden bits");
+    assert.equal(result.threads.ok, true, `${result.threads.error}\n${logs.join("\n")}`);
+    const r = result.threads.report;
+    assert.equal(r.poolSize, 4);
+    assert.equal(r.scenarioBits, result.singleBits, "threaded run() checked the same bits");
+    assert.equal(r.largeBits, 256);
+    assert.ok(r.threadIndices.length > 1, `pool threads seen: ${r.threadIndices}`);
+  } finally {
+    await context.close();
+    server.close();
+    await rm(profile, { recursive: true, force: true });
+  }
+});
