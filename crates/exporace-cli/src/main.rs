@@ -2,12 +2,15 @@
 //!
 //! `exporace run <scenario.json>` answers a scenario (see `docs/scenario.md`)
 //! and prints the result as JSON; `-` reads the scenario from stdin.
+//! `exporace models` lists the noise catalogue.
 
 use std::io::Read;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+
+mod models;
 
 /// Exponential-race (Gumbel-max) sampling as LLM inference engines do it.
 #[derive(Parser, Debug)]
@@ -24,6 +27,8 @@ enum Command {
         /// The scenario file, or `-` for stdin.
         scenario: PathBuf,
     },
+    /// List the noise catalogue with each model's lattice facts.
+    Models,
 }
 
 fn read_input(path: &PathBuf) -> Result<String, String> {
@@ -43,6 +48,7 @@ fn main() -> ExitCode {
     let result = match &cli.command {
         Command::Run { scenario } => read_input(scenario)
             .and_then(|text| exporace::scenario::run(&text).map_err(|e| e.to_string())),
+        Command::Models => models::table(),
     };
     match result {
         Ok(out) => {

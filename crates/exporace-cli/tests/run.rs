@@ -131,3 +131,107 @@ fn errors_name_the_problem() {
     let (ok, _, err) = exporace(&["run", "docs/examples/missing.json"], None);
     assert!(!ok && err.contains("missing.json"), "{err}");
 }
+
+#[test]
+fn compare_cast_reports_the_near_tie_flip() {
+    let v = run_example("compare-cast.json");
+    let r = &v["result"];
+    assert_eq!(r["flipped"], true);
+    assert_eq!(r["exact_winner"], 1);
+    assert_eq!(r["a"]["winner"]["token"], 1);
+    assert_eq!(r["b"]["winner"]["token"], 0);
+    assert_eq!(r["b"]["margin_ulps"], 0);
+    assert_eq!(r["differing"][0]["token"], 0);
+}
+
+#[test]
+fn compare_models_on_the_same_bits() {
+    let v = run_example("compare-models.json");
+    let r = &v["result"];
+    assert_eq!(v["seed"], "7");
+    assert_eq!(r["a_name"], "torch-cuda-f32 at f32");
+    assert_eq!(r["b_name"], "torch-cuda-f64 at f64");
+    // One uniform stream: the two precisions' winning scores agree to fp32 accuracy.
+    let (a, b) = (
+        r["a"]["winner"]["score"].as_f64().unwrap(),
+        r["b"]["winner"]["score"].as_f64().unwrap(),
+    );
+    assert!((a - b).abs() < 1e-5 * b, "{a} vs {b}");
+    assert_eq!(r["flipped"], false);
+}
+
+#[test]
+fn overflow_lists_entries_and_policy_picks() {
+    let v = run_example("overflow.json");
+    let r = &v["result"];
+    let tokens: Vec<u64> = r["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["token"].as_u64().unwrap())
+        .collect();
+    assert_eq!(tokens, [1, 3]);
+    assert_eq!(r["picks"][0]["race"]["winner"]["token"], 1);
+    assert_eq!(r["picks"][1]["race"]["winner"]["token"], 3);
+    assert!(
+        r["picks"][2]["error"]
+            .as_str()
+            .unwrap()
+            .contains("NaN score at token 1")
+    );
+}
+
+#[test]
+fn dead_zone_of_a_20_nat_tail_under_torch_cuda_f32() {
+    let v = run_example("dead-zone.json");
+    let r = &v["result"];
+    assert_eq!(r["count"], 3);
+    assert_eq!(r["tokens"], json!([1, 2, 3]));
+    assert_eq!(r["e_min"], 2f64.powi(-24));
+    let mass = r["mass"].as_f64().unwrap();
+    assert!((mass - 3.7504584e-9).abs() < 1e-15, "{mass}");
+}
+
+#[test]
+fn noise_replays_mrv2_draft_positions() {
+    let v = run_example("noise-mrv2.json");
+    let draws = v["result"]["draws"].as_array().unwrap();
+    assert_eq!(draws.len(), 4);
+    // The key is tl.randint(12345, 17 + 2^30); draws are tl.rand(key, token).
+    let key = exporace::models::mrv2_key(12345, 17, true);
+    for (i, d) in draws.iter().enumerate() {
+        let u = exporace::philox::rand(key as u64, i as u64);
+        assert_eq!(d["uniform"].as_f64().unwrap(), u as f64);
+    }
+}
+
+#[test]
+fn models_lists_the_catalogue() {
+    let v = run_example("models.json");
+    let names: Vec<&str> = v["result"]["models"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "ideal",
+            "torch-cuda-f32",
+            "torch-cuda-f64",
+            "torch-cpu",
+            "torch-cpu-compiled",
+            "triton-classic",
+            "triton-flipped",
+            "u64-f32-flipped",
+            "u64-f64-classic"
+        ]
+    );
+    let (ok, out, _) = exporace(&["models"], None);
+    assert!(ok);
+    assert!(
+        out.contains("torch-cuda-f32       f32   exponential      5.960464477539063e-8"),
+        "{out}"
+    );
+}

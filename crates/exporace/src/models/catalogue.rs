@@ -2,8 +2,8 @@
 //! a name into a model type.
 
 use super::{
-    Ideal, NoiseModel, TorchCpuCompiled, TorchCuda, TritonClassic, TritonFlipped, U64Classic,
-    U64Flipped,
+    Ideal, NoiseModel, TorchCpu, TorchCpuCompiled, TorchCuda, TritonClassic, TritonFlipped,
+    U64Classic, U64Flipped,
 };
 use crate::error::{Error, Result};
 use crate::float::Precision;
@@ -17,6 +17,8 @@ pub enum Recipe {
     Ideal,
     /// [`TorchCuda`].
     TorchCuda,
+    /// [`TorchCpu`].
+    TorchCpu,
     /// [`TorchCpuCompiled`] (f32 only).
     TorchCpuCompiled,
     /// [`TritonClassic`].
@@ -46,6 +48,8 @@ impl Recipe {
             (Recipe::Ideal, F64) => visitor.visit(&Ideal::<f64>::new()),
             (Recipe::TorchCuda, F32) => visitor.visit(&TorchCuda::<f32>::new()),
             (Recipe::TorchCuda, F64) => visitor.visit(&TorchCuda::<f64>::new()),
+            (Recipe::TorchCpu, F32) => visitor.visit(&TorchCpu::<f32>::new()),
+            (Recipe::TorchCpu, F64) => visitor.visit(&TorchCpu::<f64>::new()),
             (Recipe::TorchCpuCompiled, F32) => visitor.visit(&TorchCpuCompiled),
             (Recipe::TritonClassic, F32) => visitor.visit(&TritonClassic::<f32>::new()),
             (Recipe::TritonClassic, F64) => visitor.visit(&TritonClassic::<f64>::new()),
@@ -69,6 +73,7 @@ impl Recipe {
         match self {
             Recipe::Ideal => "ideal",
             Recipe::TorchCuda => "torch-cuda",
+            Recipe::TorchCpu => "torch-cpu",
             Recipe::TorchCpuCompiled => "torch-cpu-compiled",
             Recipe::TritonClassic => "triton-classic",
             Recipe::TritonFlipped => "triton-flipped",
@@ -102,7 +107,7 @@ impl CatalogueEntry {
 }
 
 /// Every named model.
-pub const CATALOGUE: [CatalogueEntry; 8] = [
+pub const CATALOGUE: [CatalogueEntry; 9] = [
     CatalogueEntry {
         name: "ideal",
         recipe: Recipe::Ideal,
@@ -117,6 +122,11 @@ pub const CATALOGUE: [CatalogueEntry; 8] = [
         name: "torch-cuda-f64",
         recipe: Recipe::TorchCuda,
         precision: Precision::F64,
+    },
+    CatalogueEntry {
+        name: "torch-cpu",
+        recipe: Recipe::TorchCpu,
+        precision: Precision::F32,
     },
     CatalogueEntry {
         name: "torch-cpu-compiled",

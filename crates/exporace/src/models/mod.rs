@@ -16,12 +16,14 @@
 mod catalogue;
 mod gumbel;
 mod ideal;
+mod torch_cpu;
 mod torch_cuda;
 
 pub use catalogue::{CATALOGUE, CatalogueEntry, ModelVisitor, Recipe};
 
 pub use gumbel::{TritonClassic, TritonFlipped, U64Classic, U64Flipped};
 pub use ideal::Ideal;
+pub use torch_cpu::TorchCpu;
 pub use torch_cuda::{FASTLOG_LEN, TorchCpuCompiled, TorchCuda, fastlog_table};
 
 use crate::float::{NoiseFloat, Precision};

@@ -59,7 +59,8 @@ pub fn curand_uniform_double(raw53: u64) -> f64 {
 /// - **Smallest E / largest Gumbel**: E = 2^-24, G = 16.6355.
 ///
 /// fp64:
-/// - **Lattice**: curand double, `k * 2^-53 + 2^-54`, in (0, 1].
+/// - **Lattice**: curand double, `k * 2^-53 + 2^-54`, in (0, 1]; on exporace's
+///   stream `k` is the top 53 bits of `w0 << 32 | w1`.
 /// - **Transform**: `E = -log(u)` in f64 (libm).
 /// - **Clamp**: `u >= 1 - 2^-53` gives E = 2^-53.
 /// - **Smallest E / largest Gumbel**: E = 2^-53, G = 36.7368.
@@ -171,7 +172,7 @@ impl NoiseModel for TorchCuda<f64> {
             name: "torch-cuda-f64",
             precision: crate::Precision::F64,
             kind: NoiseKind::Exponential,
-            lattice: "curand double: (x ^ (y << 21)) * 2^-53 + 2^-54, in (0, 1]",
+            lattice: "curand double: k * 2^-53 + 2^-54, in (0, 1]; k = (w0 << 32 | w1) >> 11",
             transform: "E = -log(u) in f64 (libm)",
             clamp: "u >= 1 - 2^-53 gives E = 2^-53",
             min_positive_e: 1.1102230246251565e-16,
@@ -183,8 +184,11 @@ impl NoiseModel for TorchCuda<f64> {
         }
     }
 
+    /// The top 53 bits of `w0 << 32 | w1`, so that the uniform agrees with the
+    /// fp32 models' `w0 * 2^-32` on the same words (curand itself combines
+    /// `x ^ (y << 21)`, which matters only for its own stream).
     fn raw(&self, w: [u32; 4]) -> u64 {
-        ((w[0] as u64) ^ ((w[1] as u64) << 21)) & ((1 << 53) - 1)
+        ((w[0] as u64) << 32 | w[1] as u64) >> 11
     }
 
     fn raw_max(&self) -> u64 {

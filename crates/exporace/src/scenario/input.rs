@@ -22,8 +22,10 @@ pub struct Header {
     pub exporace: u32,
     /// The operation: `race`, `recover` or `rejection`.
     pub op: Op,
-    /// Noise precision.
-    pub precision: Precision,
+    /// Noise precision (required by `race`, `recover`, `rejection` and
+    /// `overflow`; models carry their own).
+    #[serde(default)]
+    pub precision: Option<Precision>,
     /// NaN rule of every race (default `first_nan_wins`, as `torch.argmax`).
     #[serde(default)]
     pub nan_policy: NanPolicy,
@@ -43,6 +45,16 @@ pub enum Op {
     Recover,
     /// vLLM's full rejection-sampling step.
     Rejection,
+    /// The noise catalogue with each model's lattice facts.
+    Models,
+    /// A model's draws at an address (exporace, Triton or MRV2).
+    Noise,
+    /// Two pipelines on the same bits: flips, margins, the exact winner.
+    Compare,
+    /// Entries with `q = 0`, `inv_q = inf`, infinite or NaN scores, and each policy's pick.
+    Overflow,
+    /// Tokens a model can never let win, and their mass.
+    DeadZone,
 }
 
 /// A `race` scenario's body.

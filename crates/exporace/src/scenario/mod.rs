@@ -14,6 +14,7 @@
 //! # Ok::<(), exporace::Error>(())
 //! ```
 
+mod forensics;
 mod input;
 mod number;
 mod output;
@@ -26,10 +27,16 @@ use alloc::vec::Vec;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
+pub use forensics::{
+    Address, AnyContender, AnyRace, CompareBody, CompareOut, DeadZoneBody, DeadZoneOut,
+    DifferingOut, DrawOut, ForensicResult, ModelSpec, NoiseBody, NoiseOut, OverflowBody,
+    OverflowEntryOut, OverflowOut, PolicyPick,
+};
 pub use input::{FORMAT_VERSION, Header, Matrix, Op, RaceBody, RecoverBody, RejectionExtras};
-pub use number::{Num, SeedIn};
+pub use number::{AnyFloat, Num, SeedIn};
 pub use output::{
-    ContenderOut, Outcome, PositionOut, RaceOut, RejectionOut, Report, RequestOut, ResultOut,
+    ContenderOut, ForensicOutcome, Outcome, PositionOut, RaceOut, RejectionOut, Report, RequestOut,
+    ResultOut,
 };
 
 use crate::error::{Error, Result};
@@ -72,9 +79,58 @@ pub fn execute(scenario: Value) -> Result<Report> {
             header.exporace
         )));
     }
-    Ok(match header.precision {
-        Precision::F32 => Report::F32(execute_typed::<f32>(&header, body)?),
-        Precision::F64 => Report::F64(execute_typed::<f64>(&header, body)?),
+    let mut seeder = Seeder {
+        seed: header.seed.as_ref().map(SeedIn::value).transpose()?,
+    };
+    let result = match header.op {
+        Op::Race | Op::Recover | Op::Rejection => {
+            return Ok(match require_precision(&header)? {
+                Precision::F32 => Report::F32(execute_typed::<f32>(&header, body, &mut seeder)?),
+                Precision::F64 => Report::F64(execute_typed::<f64>(&header, body, &mut seeder)?),
+            });
+        }
+        Op::Models => {
+            read::<Map<String, Value>>(Value::Object(body), "models").and_then(|m| {
+                if m.is_empty() {
+                    Ok(())
+                } else {
+                    Err(Error::Scenario("models: takes no fields".into()))
+                }
+            })?;
+            forensics::models()?
+        }
+        Op::Noise => {
+            let b: NoiseBody = read(Value::Object(body), "noise")?;
+            forensics::noise(&b, seeder.get()?)?
+        }
+        Op::Compare => {
+            let b: CompareBody = read(Value::Object(body), "compare")?;
+            forensics::compare(&b, header.nan_policy, || seeder.get())?
+        }
+        Op::Overflow => {
+            let b: OverflowBody = read(Value::Object(body), "overflow")?;
+            match require_precision(&header)? {
+                Precision::F32 => forensics::overflow::<f32>(&b)?,
+                Precision::F64 => forensics::overflow::<f64>(&b)?,
+            }
+        }
+        Op::DeadZone => forensics::dead_zone(&read(Value::Object(body), "dead_zone")?)?,
+    };
+    Ok(Report::Forensic(alloc::boxed::Box::new(ForensicOutcome {
+        exporace: FORMAT_VERSION,
+        op: header.op,
+        precision: header.precision,
+        nan_policy: header.nan_policy,
+        seed: seeder.seed.map(number::seed_text),
+        result,
+    })))
+}
+
+fn require_precision(h: &Header) -> Result<Precision> {
+    h.precision.ok_or_else(|| {
+        Error::Scenario(
+            format!("{:?} needs \"precision\": \"f32\" or \"f64\"", h.op).to_lowercase(),
+        )
     })
 }
 
@@ -134,24 +190,31 @@ fn noise_matrix<T: NoiseFloat>(
     Ok(out)
 }
 
-fn execute_typed<T: NoiseFloat>(h: &Header, body: Map<String, Value>) -> Result<Outcome<T>> {
-    let mut seeder = Seeder {
-        seed: h.seed.as_ref().map(SeedIn::value).transpose()?,
-    };
+fn execute_typed<T: NoiseFloat>(
+    h: &Header,
+    body: Map<String, Value>,
+    seeder: &mut Seeder,
+) -> Result<Outcome<T>> {
     let result = match h.op {
-        Op::Race => race_op::<T>(h, read(Value::Object(body), "race")?, &mut seeder)?,
-        Op::Recover => recover_op::<T>(h, read(Value::Object(body), "recover")?, &mut seeder)?,
+        Op::Race => race_op::<T>(h, read(Value::Object(body), "race")?, seeder)?,
+        Op::Recover => recover_op::<T>(h, read(Value::Object(body), "recover")?, seeder)?,
         Op::Rejection => {
             let mut body = body;
             let extras: RejectionExtras = take(&mut body, &RejectionExtras::KEYS, "rejection")?;
             let spec: RecoverBody = read(Value::Object(body), "rejection")?;
-            rejection_op::<T>(h, spec, extras, &mut seeder)?
+            rejection_op::<T>(h, spec, extras, seeder)?
+        }
+        _ => {
+            return Err(Error::Scenario(format!(
+                "{:?} is not a typed race operation",
+                h.op
+            )));
         }
     };
     Ok(Outcome {
         exporace: FORMAT_VERSION,
         op: h.op,
-        precision: h.precision,
+        precision: T::PRECISION,
         nan_policy: h.nan_policy,
         seed: seeder.seed.map(number::seed_text),
         result,

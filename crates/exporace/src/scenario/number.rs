@@ -150,3 +150,40 @@ pub fn bits_hex<T: NoiseFloat>(x: T) -> String {
 pub fn seed_text(seed: u64) -> String {
     seed.to_string()
 }
+
+/// A float of either precision, serialized as [`ser_float`] does in its own
+/// precision, for answers whose precision is chosen at run time.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AnyFloat {
+    /// The value, widened exactly.
+    pub value: f64,
+    /// The precision it was computed in.
+    pub precision: crate::float::Precision,
+}
+
+impl AnyFloat {
+    /// Wraps a noise-type value.
+    pub fn of<T: NoiseFloat>(x: T) -> Self {
+        AnyFloat {
+            value: x.to_f64(),
+            precision: T::PRECISION,
+        }
+    }
+
+    /// The IEEE bits in the value's own precision, as hex.
+    pub fn bits(&self) -> String {
+        match self.precision {
+            crate::float::Precision::F32 => bits_hex(self.value as f32),
+            crate::float::Precision::F64 => bits_hex(self.value),
+        }
+    }
+}
+
+impl Serialize for AnyFloat {
+    fn serialize<S: Serializer>(&self, s: S) -> core::result::Result<S::Ok, S::Error> {
+        match self.precision {
+            crate::float::Precision::F32 => ser_float(&(self.value as f32), s),
+            crate::float::Precision::F64 => ser_float(&self.value, s),
+        }
+    }
+}

@@ -6,6 +6,7 @@ use alloc::vec::Vec;
 
 use serde::Serialize;
 
+use super::forensics::ForensicResult;
 use super::input::Op;
 use super::number::{bits_hex, ser_float};
 use crate::float::{NoiseFloat, Precision};
@@ -169,7 +170,25 @@ pub struct Outcome<T: NoiseFloat> {
     pub result: ResultOut<T>,
 }
 
-/// An [`Outcome`] at either precision.
+/// The answer of a forensic operation (`models`, `noise`, `compare`,
+/// `overflow`, `dead_zone`), whose precisions are chosen at run time.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ForensicOutcome {
+    /// Format version.
+    pub exporace: u32,
+    /// The operation.
+    pub op: Op,
+    /// The scenario's precision, if it gave one.
+    pub precision: Option<Precision>,
+    /// NaN rule used.
+    pub nan_policy: NanPolicy,
+    /// The seed used, as a decimal string; absent when nothing was seeded.
+    pub seed: Option<String>,
+    /// The answer.
+    pub result: ForensicResult,
+}
+
+/// An [`Outcome`] at either precision, or a forensic answer.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum Report {
@@ -177,4 +196,6 @@ pub enum Report {
     F32(Outcome<f32>),
     /// f64 noise.
     F64(Outcome<f64>),
+    /// A forensic operation.
+    Forensic(alloc::boxed::Box<ForensicOutcome>),
 }

@@ -1,0 +1,40 @@
+//! `exporace models`: the noise catalogue as a table.
+
+use exporace::models::{CATALOGUE, ModelFacts, ModelVisitor, NoiseModel};
+
+struct Facts;
+
+impl ModelVisitor for Facts {
+    type Output = ModelFacts;
+    fn visit<M: NoiseModel>(self, m: &M) -> ModelFacts {
+        m.facts()
+    }
+}
+
+/// The catalogue as aligned text: one line of figures per model, then each
+/// model's lattice, transform, clamp and source.
+pub fn table() -> Result<String, String> {
+    let mut out = format!(
+        "{:<20} {:<5} {:<12} {:>24} {:>18} {:>11} {:>11}\n",
+        "model", "prec", "kind", "smallest E", "largest G", "P(E=0)", "P(E=inf)"
+    );
+    let mut details = String::new();
+    for entry in CATALOGUE {
+        let f = entry.visit(None, Facts).map_err(|e| e.to_string())?;
+        out += &format!(
+            "{:<20} {:<5} {:<12} {:>24e} {:>18.12} {:>11.3e} {:>11.3e}\n",
+            f.name,
+            f.precision.to_string(),
+            format!("{:?}", f.kind).to_lowercase(),
+            f.min_positive_e,
+            f.max_finite_gumbel,
+            f.p_zero,
+            f.p_infinite
+        );
+        details += &format!(
+            "\n{}\n  lattice:   {}\n  transform: {}\n  clamp:     {}\n  source:    {}\n  stream:    {}\n",
+            f.name, f.lattice, f.transform, f.clamp, f.source, f.stream
+        );
+    }
+    Ok(out + &details)
+}
