@@ -235,3 +235,38 @@ fn models_lists_the_catalogue() {
         "{out}"
     );
 }
+
+#[test]
+fn noise_replays_torch_cpu_exponential() {
+    // torch.manual_seed(0); torch.empty(4, dtype=torch.float64).exponential_()
+    // read from torch 2.15 (crates/exporace/tests/fixtures/torch_cpu_rng.json).
+    let v = run_example("noise-torch-cpu.json");
+    let bits: Vec<&str> = v["result"]["draws"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["bits"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        bits,
+        [
+            "0x400c110d51dce0b1",
+            "0x3ff3afa7ef3a5fc8",
+            "0x3fe3ae70f39bed6d",
+            "0x400447ec48a318b9"
+        ]
+    );
+    // Skipping the first draw (two 32-bit words) replays from the second.
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../docs/examples/noise-torch-cpu.json"
+    ))
+    .unwrap()
+    .replace("\"start\": 0", "\"start\": 2");
+    let (ok, out, err) = exporace(&["run", "-"], Some(&text));
+    assert!(ok, "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["result"]["draws"][0]["bits"], "0x3ff3afa7ef3a5fc8");
+    let (ok, _, err) = exporace(&["run", "-"], Some(&text.replace("torch-cpu", "ideal")));
+    assert!(!ok && err.contains("needs model torch-cpu"), "{err}");
+}

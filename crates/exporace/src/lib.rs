@@ -77,3 +77,8 @@ pub use recover::recover_tokens;
 #[cfg(feature = "alloc")]
 pub use rejection::{Bonus, RejectionInputs, RejectionOutput, RequestTrace, rejection_sample};
 pub use spec::{PLACEHOLDER_DRAFT_ID, SpecBatch};
+
+/// The README's Rust example, compiled and run as a doc test.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+pub struct ReadmeDoctests;

@@ -87,9 +87,25 @@ impl<T> RejectionOutput<T> {
     }
 }
 
+/// The largest output `[B, max_spec_len + 1]` a step may ask for (2^28 ids,
+/// 1 GiB), so that a lopsided batch cannot demand an unbounded allocation.
+pub const MAX_OUTPUT_IDS: usize = 1 << 28;
+
 fn validate_inputs<T: NoiseFloat>(inp: &RejectionInputs<'_, T>) -> Result<()> {
     let batch = &inp.batch;
     batch.validate()?;
+    let ids = validate::product(
+        "rejection output B * (max_spec_len + 1)",
+        batch.num_requests(),
+        batch.max_spec_len() + 1,
+    )?;
+    if ids > MAX_OUTPUT_IDS {
+        return Err(crate::error::Error::TooLarge {
+            what: "rejection output B * (max_spec_len + 1)",
+            size: ids as u64,
+            limit: MAX_OUTPUT_IDS as u64,
+        });
+    }
     validate_noise(batch, inp.inv_q)?;
     let b = batch.num_requests();
     if let Some(g) = inp.greedy {

@@ -290,3 +290,35 @@ fn sizes_over_i32_max() {
         }
     );
 }
+
+#[test]
+fn lopsided_rejection_batch_is_refused_before_allocating() {
+    // 20000 requests, all 20000 drafts in the last one: the output would be
+    // 20000 x 20001 ids.
+    let b = 20_000usize;
+    let mut cu = vec![0i32; b];
+    cu[b - 1] = b as i32;
+    let drafts = vec![0i32; b];
+    let target = vec![0.5f32; b];
+    let e = rejection_sample(
+        &RejectionInputs {
+            batch: batch(1, &cu, &drafts, &target),
+            greedy: None,
+            uniform: &vec![0.5; b],
+            inv_q: &vec![1.0f32; b],
+            bonus: Bonus::Given(&vec![0; b]),
+        },
+        NanPolicy::Reject,
+    )
+    .unwrap_err();
+    assert!(
+        matches!(
+            e,
+            Error::TooLarge {
+                size: 400_020_000,
+                ..
+            }
+        ),
+        "{e:?}"
+    );
+}

@@ -13,6 +13,7 @@ use crate::forensics::{self, DeadZone, FlipReport};
 use crate::models::{Branch, CATALOGUE, CatalogueEntry, ModelFacts, ModelVisitor, NoiseModel};
 use crate::policy::NanPolicy;
 use crate::race::{Contender, Form, RaceResult};
+use crate::torch_cpu::TorchCpuGenerator;
 
 /// A model named in a scenario: `"torch-cuda-f32"`, or
 /// `{"model": "triton-flipped", "precision": "f64"}` to run a recipe at the
@@ -297,6 +298,9 @@ pub enum Address {
     Triton,
     /// vLLM MRV2: key `tl.randint(seed, pos)` (salted for drafts), then (key, token).
     Mrv2,
+    /// torch CPU eager: `torch.manual_seed(seed)` with `start` 32-bit values
+    /// already consumed, then `count` draws of `exponential_` (model `torch-cpu` only).
+    TorchCpu,
 }
 
 /// A `noise` body.
@@ -333,15 +337,26 @@ struct NoiseVisit<'a> {
 }
 
 impl ModelVisitor for NoiseVisit<'_> {
-    type Output = NoiseOut;
-    fn visit<M: NoiseModel>(self, m: &M) -> NoiseOut {
+    type Output = Result<NoiseOut>;
+    fn visit<M: NoiseModel>(self, m: &M) -> Result<NoiseOut> {
         let b = self.body;
+        let mut torch = match b.address {
+            Address::TorchCpu if m.facts().name != "torch-cpu" => {
+                return Err(Error::Scenario(alloc::format!(
+                    "noise: address torch_cpu replays torch's generator and needs model torch-cpu, not {}",
+                    m.facts().name
+                )));
+            }
+            Address::TorchCpu => Some(TorchCpuGenerator::at_offset(self.seed, b.start)),
+            _ => None,
+        };
         let draws = (b.start..b.start.saturating_add(b.count))
             .map(|i| {
-                let d = match b.address {
-                    Address::Exporace => m.draw(self.seed, b.row, i as u32),
-                    Address::Triton => m.draw_triton(self.seed, i),
-                    Address::Mrv2 => m.draw_mrv2(self.seed, b.pos, b.draft, i as u32),
+                let d = match (b.address, torch.as_mut()) {
+                    (Address::TorchCpu, Some(g)) => m.transform(g.next_u64() & ((1 << 53) - 1)),
+                    (Address::Triton, _) => m.draw_triton(self.seed, i),
+                    (Address::Mrv2, _) => m.draw_mrv2(self.seed, b.pos, b.draft, i as u32),
+                    _ => m.draw(self.seed, b.row, i as u32),
                 };
                 let value = AnyFloat::of(d.value);
                 DrawOut {
@@ -356,10 +371,10 @@ impl ModelVisitor for NoiseVisit<'_> {
                 }
             })
             .collect();
-        NoiseOut {
+        Ok(NoiseOut {
             model: m.facts(),
             draws,
-        }
+        })
     }
 }
 
@@ -372,11 +387,12 @@ pub fn noise(b: &NoiseBody, seed: u64) -> Result<ForensicResult> {
             limit: MAX_NOISE_DRAWS,
         });
     }
-    if b.address != Address::Triton && b.start.saturating_add(b.count) > u32::MAX as u64 + 1 {
+    let addressed_by_token = matches!(b.address, Address::Exporace | Address::Mrv2);
+    if addressed_by_token && b.start.saturating_add(b.count) > u32::MAX as u64 + 1 {
         return Err(Error::Scenario("noise: tokens must lie below 2^32".into()));
     }
     Ok(ForensicResult::Noise(
-        b.model.visit(NoiseVisit { body: b, seed })?,
+        b.model.visit(NoiseVisit { body: b, seed })??,
     ))
 }
 
