@@ -36,3 +36,6 @@ timed scripts/test-node-consumer.sh
 
 step "threaded build in headless Chromium with COOP/COEP (playwright-core)"
 timed node --test tests/js/threads.test.mjs
+
+step "the page (web/) in headless Chromium, with and without COOP/COEP (playwright-core)"
+timed node --test tests/js/page.test.mjs

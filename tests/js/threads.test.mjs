@@ -5,10 +5,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
-import { readFile, mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile } from "node:fs/promises";
 import { extname, join, normalize, resolve } from "node:path";
-import { chromium } from "playwright-core";
+import { launchChromium } from "./chromium.mjs";
 
 const root = resolve(new URL("../..", import.meta.url).pathname);
 const TYPES = {
@@ -46,21 +45,8 @@ function serve() {
 
 test("threaded and single-threaded web builds give the golden bits; several workers did the work", async () => {
   const server = await serve();
-  const profile = await mkdtemp(join(tmpdir(), "exporace-chromium-"));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: "/usr/bin/chromium",
-    headless: true,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
+  const browser = await launchChromium();
+  const { context } = browser;
   try {
     const page = await context.newPage();
     const logs = [];
@@ -81,8 +67,7 @@ test("threaded and single-threaded web builds give the golden bits; several work
     assert.equal(r.largeBits, 256);
     assert.ok(r.threadIndices.length > 1, `pool threads seen: ${r.threadIndices}`);
   } finally {
-    await context.close();
+    await browser.close();
     server.close();
-    await rm(profile, { recursive: true, force: true });
   }
 });

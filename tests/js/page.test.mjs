@@ -1,0 +1,106 @@
+// The page (web/) in headless Debian Chromium, served by the server of
+// `npm start`: with COOP/COEP it must run threaded in a worker pool, without
+// them on one thread and say why; the presets must show the core's numbers.
+// Screenshots go to $EXPORACE_SCREENSHOTS (default: a fresh temp directory).
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtemp, mkdir } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startServer } from "../../web/server.mjs";
+import { launchChromium } from "./chromium.mjs";
+
+let browser, context, shots;
+const servers = [];
+
+before(async () => {
+  shots = process.env.EXPORACE_SCREENSHOTS || (await mkdtemp(join(tmpdir(), "exporace-page-shots-")));
+  await mkdir(shots, { recursive: true });
+  browser = await launchChromium({ viewport: { width: 1280, height: 900 } });
+  context = browser.context;
+});
+
+after(async () => {
+  await browser?.close();
+  servers.forEach((s) => s.close());
+  console.log(`screenshots in ${shots}`);
+});
+
+async function open(isolate) {
+  const { server, url } = await startServer({ port: 0, isolate });
+  servers.push(server);
+  const page = await context.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  await page.goto(url);
+  await page.waitForFunction(() => ["threaded", "single", "error"].includes(document.getElementById("thread-status").dataset.mode), null, {
+    timeout: 120000,
+  });
+  return { page, errors };
+}
+
+/** Changes a select and waits until the page has redrawn. */
+async function choose(page, id, value) {
+  const before = await page.evaluate(() => Number(document.body.dataset.ready || 0));
+  await page.selectOption(`#${id}`, value);
+  await page.waitForFunction((n) => Number(document.body.dataset.ready || 0) > n, before, { timeout: 60000 });
+}
+
+const text = (page, sel) => page.locator(sel).innerText();
+
+test("with COOP/COEP: threaded pool, many-tail dead zone, near-tie flip, overflow under each NaN policy", async () => {
+  const { page, errors } = await open(true);
+  assert.equal(await page.evaluate(() => self.crossOriginIsolated), true);
+  const status = await text(page, "#thread-status");
+  assert.equal(await page.locator("#thread-status").getAttribute("data-mode"), "threaded", status);
+  const threads = Number(await page.locator("#thread-status").getAttribute("data-threads"));
+  assert.ok(threads >= 2, status);
+  assert.match(status, new RegExp(`pool of ${threads} workers`));
+
+  // The guided first example: 1 head + 262144 tails at 20.5 nats.
+  assert.equal(await page.inputValue("#preset"), "many-tail");
+  assert.equal(await text(page, "#dead-count-a"), "262144", "torch-cuda-f32 kills every tail");
+  assert.equal(await text(page, "#dead-count-b"), "0", "torch-cuda-f64 kills none");
+  const mass = Number(await text(page, "#dead-mass-a"));
+  assert.ok(Math.abs(mass - 3.276e-4) < 1e-6, `lost mass ${mass}`);
+  assert.match(await text(page, "#prob-summary"), /^262145 tokens; pipeline A kills 262144/);
+  assert.match(await text(page, "#model-facts"), /curand: fp32\(x\) \* 2\^-32/);
+  assert.equal(await page.locator("#draws tr[data-i]").count(), 8);
+  await page.screenshot({ path: join(shots, "many-tail.png"), fullPage: true });
+
+  // Near-tie: fp64 noise [1, 1 + 1e-12] against its fp32 cast.
+  await choose(page, "preset", "near-tie");
+  assert.equal(await page.locator("#flip").getAttribute("data-flipped"), "true");
+  assert.equal(await text(page, "#exact-winner"), "1");
+  const compare = await text(page, "#compare-table");
+  assert.match(compare, /inline noise at f64\ttoken 1\t0\.25000000000025\t0x3fd0000000001198\t0\t4504/);
+  assert.match(compare, /inline noise cast to f32\ttoken 0\t0\.25\t0x3e800000\t1\t0/);
+  await page.screenshot({ path: join(shots, "near-tie.png"), fullPage: true });
+
+  // q = 0: token 1 scores NaN (0 x inf), token 3 inf.
+  await choose(page, "preset", "overflow");
+  const entries = await text(page, "#overflow-entries");
+  assert.match(entries, /1\t0\tinf\tscore NaN/);
+  assert.match(entries, /3\t0\.2\tinf\tscore inf/);
+  assert.equal(await text(page, "#policy-pick"), "Under first_nan_wins: token 1 wins.");
+  await choose(page, "nan-policy", "nan_never_wins");
+  assert.equal(await text(page, "#policy-pick"), "Under nan_never_wins: token 3 wins.");
+  await choose(page, "nan-policy", "reject");
+  assert.match(await text(page, "#policy-pick"), /^Under reject: NaN score at token 1/);
+
+  // The speculative-decoding step (seed 7 of the page).
+  assert.equal(await page.locator("#spec-trace tr").count(), 4);
+  assert.equal(await text(page, "#spec-output"), "[[1,1,-1],[2,-1,-1]]");
+  assert.match(await text(page, "#spec-trace"), /0\t0\t1\t0\.5\t0\.8\t0\.4950397946340347\taccepted/);
+  await page.screenshot({ path: join(shots, "overflow.png"), fullPage: true });
+  assert.deepEqual(errors, []);
+});
+
+test("without COOP/COEP: one thread, and the page says why", async () => {
+  const { page, errors } = await open(false);
+  assert.equal(await page.evaluate(() => self.crossOriginIsolated), false);
+  assert.equal(await page.locator("#thread-status").getAttribute("data-mode"), "single");
+  assert.match(await text(page, "#thread-status"), /one thread: the page is not cross-origin isolated/);
+  assert.equal(await text(page, "#dead-count-a"), "262144", "the single-threaded core gives the same answer");
+  assert.deepEqual(errors, []);
+});

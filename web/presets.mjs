@@ -1,0 +1,105 @@
+// Inputs for the page's presets. These only build inputs (weights, inline
+// noise, speculative-decoding batches); every result on the page is computed
+// by the wasm core.
+
+/** The largest many-tail vocabulary (Gemma 3's 262144 tails plus the head). */
+export const MAX_TAILS = 262144;
+
+/** Weights of `n` tokens from logits divided by a temperature, as engines do before exp. */
+export function fromLogits(logits, temperature) {
+  const w = new Float32Array(logits.length);
+  for (let i = 0; i < logits.length; i++) w[i] = Math.exp(logits[i] / temperature);
+  return w;
+}
+
+/**
+ * Every preset: `weights` (Float32Array), optional inline `noise` (fp64 inv_q,
+ * raced against its fp32 cast), an optional `spec` scenario, and the text
+ * shown beside the views.
+ */
+export function buildPreset(name, p) {
+  switch (name) {
+    case "uniform": {
+      const logits = new Float64Array(p.vocab);
+      return { weights: fromLogits(logits, p.temperature), about: `${p.vocab} equal logits.` };
+    }
+    case "zipf": {
+      const logits = Float64Array.from({ length: p.vocab }, (_, k) => -p.zipf * Math.log(k + 1));
+      return {
+        weights: fromLogits(logits, p.temperature),
+        about: `Zipf: logit_k = -${p.zipf} ln(k + 1) over ${p.vocab} tokens.`,
+      };
+    }
+    case "many-tail": {
+      const logits = new Float64Array(p.tails + 1).fill(-p.gap);
+      logits[0] = 0;
+      return {
+        weights: fromLogits(logits, p.temperature),
+        about:
+          `vLLM #43150: one head and ${p.tails} tails ${p.gap} nats below it. ` +
+          "In fp32 (torch CUDA) no tail can ever win: the smallest E is 2^-24, so a tail's best score " +
+          "stays below the head's worst. In fp64 the tails keep their share.",
+      };
+    }
+    case "near-tie":
+      return {
+        weights: Float32Array.of(0.25, 0.25),
+        noise: ["1", "1.000000000001"],
+        about:
+          "Two equal weights, inline noise inv_q = [1, 1 + 1e-12] in fp64. The fp32 cast rounds both " +
+          "scores to 0.25 and the tie goes to token 0; fp64 and exact arithmetic pick token 1.",
+      };
+    case "overflow":
+      return {
+        weights: Float32Array.of(0.5, 0, 0.3, 0.2),
+        noise: ["1", "inf", "2", "inf"],
+        about:
+          "q = 0 (inv_q = inf) at tokens 1 and 3: weight 0 times inf is NaN, weight 0.2 times inf is inf. " +
+          "What wins depends on the NaN policy.",
+      };
+    case "spec":
+      return {
+        weights: Float32Array.of(0.1, 0.5, 0.4),
+        spec: SPEC_STEP,
+        about:
+          "One speculative-decoding step (vLLM rejection_sample): two requests, drafts accepted while " +
+          "p(x) / d(x) >= u, the recovered token at the first rejection, the bonus token otherwise.",
+      };
+    default:
+      throw new Error(`unknown preset ${name}`);
+  }
+}
+
+/** The speculative-decoding preset: two random requests, seeded uniforms and noise. */
+export const SPEC_STEP = {
+  exporace: 1,
+  op: "rejection",
+  precision: "f32",
+  seed: 7,
+  cu_num_draft_tokens: [2, 3],
+  draft_token_ids: [1, 2, 0],
+  target_probs: [
+    [0.1, 0.5, 0.4],
+    [0.3, 0.3, 0.4],
+    [0.2, 0.2, 0.6],
+  ],
+  draft_probs: [
+    [0.1, 0.8, 0.1],
+    [0.1, 0.1, 0.8],
+    [0.7, 0.2, 0.1],
+  ],
+  bonus_probs: [
+    [0.2, 0.3, 0.5],
+    [0.6, 0.3, 0.1],
+  ],
+};
+
+/** Parses pasted numbers (commas, spaces or new lines). */
+export function parseNumbers(text) {
+  const parts = text.split(/[\s,;\[\]]+/).filter(Boolean);
+  const values = parts.map(Number);
+  const bad = parts.findIndex((s, i) => !Number.isFinite(values[i]));
+  if (bad >= 0) throw new Error(`not a number: "${parts[bad]}" (entry ${bad})`);
+  if (!values.length) throw new Error("no numbers pasted");
+  return values;
+}

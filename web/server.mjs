@@ -1,0 +1,64 @@
+// The page's local server: serves web/ at / and the npm package pkg/ at /pkg/
+// on 127.0.0.1. By default every answer carries COOP/COEP, so the page is
+// cross-origin isolated and the threaded build can share its memory with a
+// pool of Web Workers. `isolate: false` leaves them out (the page then runs on
+// one thread and says why).
+import { createServer } from "node:http";
+import { readFile } from "node:fs/promises";
+import { extname, join, normalize, resolve } from "node:path";
+
+export const ROOT = resolve(new URL("..", import.meta.url).pathname);
+
+const TYPES = {
+  ".html": "text/html; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".mjs": "text/javascript; charset=utf-8",
+  ".json": "application/json; charset=utf-8",
+  ".wasm": "application/wasm",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+};
+
+/** Maps a URL path to a file under web/ or pkg/, or null outside them. */
+function fileFor(pathname) {
+  const path = normalize(decodeURIComponent(pathname));
+  const [base, rest] = path.startsWith("/pkg/")
+    ? [join(ROOT, "pkg"), path.slice("/pkg".length)]
+    : [join(ROOT, "web"), path === "/" ? "/index.html" : path];
+  const file = join(base, rest);
+  return file.startsWith(base + "/") ? file : null;
+}
+
+/**
+ * Starts the server and resolves to `{ server, url }`.
+ * @param {{ port?: number, isolate?: boolean }} options port 0 picks a free port.
+ */
+export function startServer({ port = 8080, isolate = true } = {}) {
+  const server = createServer(async (req, res) => {
+    const headers = { "Cache-Control": "no-store", "Cross-Origin-Resource-Policy": "same-origin" };
+    if (isolate) {
+      headers["Cross-Origin-Opener-Policy"] = "same-origin";
+      headers["Cross-Origin-Embedder-Policy"] = "require-corp";
+    }
+    const file = fileFor(new URL(req.url, "http://127.0.0.1").pathname);
+    if (!file) {
+      res.writeHead(403, headers).end();
+      return;
+    }
+    try {
+      const body = await readFile(file);
+      res.writeHead(200, { ...headers, "Content-Type": TYPES[extname(file)] || "application/octet-stream" });
+      res.end(body);
+    } catch {
+      res.writeHead(404, { ...headers, "Content-Type": "text/plain" }).end(`not found: ${req.url}\n`);
+    }
+  });
+  return new Promise((ok, fail) => {
+    server.once("error", fail);
+    server.listen(port, "127.0.0.1", () => {
+      const { port: bound } = server.address();
+      ok({ server, url: `http://127.0.0.1:${bound}/` });
+    });
+  });
+}
