@@ -137,6 +137,20 @@ pub enum Error {
     /// Every weight is zero: no token can be sampled.
     #[error("every weight is zero: no token can win")]
     AllZeroWeights,
+    /// A weight group holds no token.
+    #[error("weight group {index} has multiplicity 0: every group needs at least one token")]
+    ZeroMultiplicity {
+        /// Index of the group.
+        index: usize,
+    },
+    /// An experiment was cancelled before it finished.
+    #[error("cancelled after {done} of {total} trials")]
+    Cancelled {
+        /// Trials finished (in whole chunks) when the cancellation was seen.
+        done: u64,
+        /// Trials asked for.
+        total: u64,
+    },
     /// A noise recipe has no variant at the requested precision.
     #[error("model {recipe} is not available at {precision}")]
     ModelPrecision {

@@ -46,6 +46,8 @@ extern crate std;
 
 pub mod crlog1p;
 mod error;
+#[cfg(feature = "alloc")]
+pub mod exact;
 mod float;
 #[cfg(feature = "alloc")]
 pub mod forensics;
