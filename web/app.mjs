@@ -2,14 +2,17 @@
 // the race functions of the npm package), and shows the answers.
 import init, * as ex from "/pkg/web/exporace.js";
 import { MAX_TAILS, SPEC_STEP, buildPreset, fromLogits, parseNumbers } from "./presets.mjs";
-import { drawScores, drawWeights } from "./chart.mjs";
+import { drawBars, drawScores, drawWeights } from "./chart.mjs";
+import { timeRecover } from "./live-bench.mjs";
 
 const $ = (id) => document.getElementById(id);
 const num = (id) => Number($(id).value);
 const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
 const fmt = (v) => (typeof v === "number" ? (Math.abs(v) >= 1e-3 && Math.abs(v) < 1e6) || v === 0 ? String(v) : v.toExponential(6) : String(v));
 
-const state = { weights: null, noise: null, preset: null, models: [] };
+// weights: Float32Array; baseNoise: a preset's inline noise or null (seeded);
+// edits: [[token, inv_q]] applied on top; pool: the threaded worker's RPC.
+const state = { weights: null, baseNoise: null, edits: [], noise: null, preset: null, models: [], pool: null };
 
 // ---- threads ---------------------------------------------------------------
 
@@ -27,11 +30,23 @@ async function startThreads() {
   const size = Math.max(2, Math.min(navigator.hardwareConcurrency || 2, 8));
   try {
     const worker = new Worker("threads-worker.mjs", { type: "module" });
-    const threads = await new Promise((ok, fail) => {
-      worker.onmessage = ({ data }) => (data.error ? fail(new Error(data.error)) : ok(data.threads));
-      worker.onerror = (e) => fail(new Error(e.message || "the worker failed to load"));
-      worker.postMessage({ id: 0, size });
-    });
+    const pending = new Map();
+    let next = 0;
+    const call = (message) =>
+      new Promise((ok, fail) => {
+        const id = next++;
+        pending.set(id, { ok, fail });
+        worker.postMessage({ id, ...message });
+      });
+    worker.onmessage = ({ data }) => {
+      const p = pending.get(data.id);
+      pending.delete(data.id);
+      if (data.error) p.fail(new Error(data.error));
+      else p.ok(data);
+    };
+    const failed = new Promise((_, fail) => (worker.onerror = (e) => fail(new Error(e.message || "the worker failed to load"))));
+    const { threads } = await Promise.race([call({ size }), failed]);
+    state.pool = { call, threads };
     status.textContent =
       `Threaded: a pool of ${threads} workers (exporace/threads in a Web Worker; the page is cross-origin isolated).`;
     status.dataset.mode = "threaded";
@@ -54,28 +69,30 @@ function presetParams() {
   };
 }
 
-function loadPreset() {
+function loadPreset(redraw = true) {
   const name = $("preset").value;
   const p = buildPreset(name, presetParams());
   state.preset = name;
   state.weights = p.weights;
-  state.noise = p.noise ?? null;
+  state.baseNoise = p.noise ?? null;
+  state.edits = [];
   $("about").textContent = p.about;
   for (const [id, presets] of [["tails", ["many-tail"]], ["gap", ["many-tail"]], ["vocab", ["uniform", "zipf"]], ["zipf", ["zipf"]]]) {
     $(id).closest("label").hidden = !presets.includes(name);
   }
-  refresh();
+  if (redraw) refresh();
 }
 
-function applyPaste() {
+function applyPaste(redraw = true) {
   $("paste-error").textContent = "";
   try {
     const values = parseNumbers($("paste").value);
     state.weights = $("paste-logits").checked ? fromLogits(values, presetParams().temperature) : Float32Array.from(values);
-    state.noise = null;
+    state.baseNoise = null;
+    state.edits = [];
     state.preset = "pasted";
     $("about").textContent = `${values.length} pasted ${$("paste-logits").checked ? "logits" : "weights"}.`;
-    refresh();
+    if (redraw) refresh();
   } catch (e) {
     $("paste-error").textContent = e.message;
   }
@@ -118,7 +135,48 @@ function showModels() {
     rows.map(([k, f]) => `<tr><th>${k}</th><td>${esc(f(ms[0]))}</td><td>${esc(f(ms[1]))}</td></tr>`).join("");
 }
 
+/** The core's IEEE bits of a noise value at a precision (the score of weight 1 times the value). */
+function coreBits(value, Noise) {
+  const w = coreRace(1, Noise.of(scenarioNumber(value)));
+  return w.bits;
+}
+
+/** Inline noise: the values with their fp64 bits and the bits of their fp32 cast, from the core. */
+function showInlineDraws() {
+  const start = Math.max(0, Math.min(num("start") | 0, state.noise.length - 1));
+  const rows = state.noise.slice(start, start + 8).map((v, i) => ({
+    token: start + i,
+    value: scenarioNumber(v),
+    bits: coreBits(v, Float64Array),
+    bits32: coreBits(v, Float32Array),
+  }));
+  $("draws").innerHTML =
+    "<caption>Inline noise inv_q (select a row to inspect its bits)</caption>" +
+    "<tr><th>token</th><th>inv_q</th><th>fp64 bits</th><th>fp32 cast bits</th></tr>" +
+    rows
+      .map(
+        (d, i) =>
+          `<tr tabindex="0" data-i="${i}"><td>${d.token}</td><td>${fmt(d.value)}</td><td><code>${d.bits}</code></td>` +
+          `<td><code>${d.bits32}</code></td></tr>`,
+      )
+      .join("");
+  wireInspector(rows, "f64");
+}
+
+function wireInspector(draws, precision) {
+  const inspect = (i) => showBits(draws[i], precision);
+  $("draws").querySelectorAll("tr[data-i]").forEach((tr) => {
+    tr.onclick = () => inspect(Number(tr.dataset.i));
+    tr.onkeydown = (e) => e.key === "Enter" && inspect(Number(tr.dataset.i));
+  });
+  inspect(0);
+}
+
 function showDraws() {
+  if (state.noise) {
+    showInlineDraws();
+    return;
+  }
   const [a] = pipelines();
   const start = Math.max(0, num("start") | 0);
   const count = Math.max(1, Math.min(8, state.weights.length - Math.min(start, state.weights.length - 1)));
@@ -134,24 +192,14 @@ function showDraws() {
           `<td>${fmt(d.value)}</td><td><code>${esc(d.bits)}</code></td><td>${fmt(d.invQ)}</td><td>${esc(d.branch)}</td></tr>`,
       )
       .join("");
-  const inspect = (i) => showBits(draws[i], report.result.model.precision);
-  $("draws").querySelectorAll("tr[data-i]").forEach((tr) => {
-    tr.onclick = () => inspect(Number(tr.dataset.i));
-    tr.onkeydown = (e) => e.key === "Enter" && inspect(Number(tr.dataset.i));
-  });
-  inspect(0);
+  wireInspector(draws, report.result.model.precision);
 }
 
 /** Shows a draw's IEEE bits (from the core) and its neighbours one bit pattern up and down. */
 function showBits(draw, precision) {
   const wide = precision === "f64";
   const bits = BigInt(draw.bits);
-  const view = new DataView(new ArrayBuffer(8));
-  const decode = (b) => {
-    if (wide) view.setBigUint64(0, b);
-    else view.setUint32(0, Number(b));
-    return wide ? view.getFloat64(0) : view.getFloat32(0);
-  };
+  const decode = (b) => bitsView(b, wide);
   const hex = (b) => "0x" + b.toString(16).padStart(wide ? 16 : 8, "0");
   const binary = bits.toString(2).padStart(wide ? 64 : 32, "0");
   const split = wide ? [1, 12] : [1, 9];
@@ -162,17 +210,75 @@ function showBits(draw, precision) {
     `<p>next down: ${hex(bits - 1n)} = ${decode(bits - 1n)}; next up: ${hex(bits + 1n)} = ${decode(bits + 1n)} (1 ulp each way)</p>`;
 }
 
+// ---- editing draws -------------------------------------------------------------
+
+/** The largest vocabulary whose seeded noise is turned into inline noise for editing. */
+const MAX_EDITED_VOCAB = 4096;
+
+/**
+ * The noise the views race: the preset's inline noise, or with edits, that
+ * noise (or pipeline B's seeded draws, from the core) with the edited entries.
+ */
+function effectiveNoise() {
+  if (!state.edits.length) return state.baseNoise;
+  let noise = state.baseNoise;
+  if (!noise) {
+    const n = state.weights.length;
+    if (n > MAX_EDITED_VOCAB) throw new Error(`draws can be edited for up to ${MAX_EDITED_VOCAB} tokens; this race has ${n}`);
+    const [, b] = pipelines();
+    noise = ask({ op: "noise", model: b, seed: seedValue(), row: num("row") | 0, start: 0, count: n }).result.draws.map((d) => d.invQ);
+  }
+  noise = noise.slice();
+  for (const [token, value] of state.edits) noise[token] = value;
+  return noise;
+}
+
+/** Sets inv_q of one token (E = 0 is inv_q = inf; E = 2^-24 is inv_q = 2^24). */
+function editDraw(value) {
+  $("edit-error").textContent = "";
+  const token = num("edit-token") | 0;
+  if (token < 0 || token >= state.weights.length) {
+    $("edit-error").textContent = `token must be in [0, ${state.weights.length})`;
+    return;
+  }
+  state.edits = state.edits.filter(([t]) => t !== token).concat([[token, value]]);
+  refresh();
+}
+
 // ---- race ------------------------------------------------------------------
+
+/** A number of the scenario format (a number, "inf", "-inf", "nan", a decimal or IEEE bits "0x…") as a JS number. */
+function scenarioNumber(v) {
+  if (typeof v === "number") return v;
+  const words = { inf: Infinity, "-inf": -Infinity, nan: NaN };
+  if (v in words) return words[v];
+  if (/^0x[0-9a-f]{16}$/i.test(v)) return bitsView(BigInt(v), true);
+  if (/^0x[0-9a-f]{8}$/i.test(v)) return bitsView(BigInt(v), false);
+  return Number(v);
+}
+
+/** The float with IEEE bits `bits` (f64 when `wide`, else f32). */
+function bitsView(bits, wide) {
+  const view = new DataView(new ArrayBuffer(8));
+  if (wide) view.setBigUint64(0, bits);
+  else view.setUint32(0, Number(bits));
+  return wide ? view.getFloat64(0) : view.getFloat32(0);
+}
 
 /** Inline noise as numbers in both precisions (the fp32 cast is the CPU shim's). */
 function inlineNoise() {
-  const f64 = Float64Array.from(state.noise, (s) => (s === "inf" ? Infinity : Number(s)));
+  const f64 = Float64Array.from(state.noise, scenarioNumber);
   return { f64, f32: Float32Array.from(f64) };
+}
+
+/** The core's race of one token: its score and the score's bits. */
+function coreRace(weight, invQ) {
+  return ex.raceMul(Float32Array.of(weight), invQ).winner;
 }
 
 /** One token's score, computed by the core's race on that token alone. */
 function coreScore(weight, invQ) {
-  return ex.raceMul(Float32Array.of(weight), invQ).winner.score;
+  return coreRace(weight, invQ).score;
 }
 
 function scoreLabel(v) {
@@ -189,6 +295,8 @@ function showCompare() {
   let report;
   try {
     report = ask(scenario);
+    state.lastScenario = { exporace: 1, ...scenario };
+    state.lastReport = report;
   } catch (e) {
     $("compare-summary").innerHTML = `<p class="error">${esc(e.message)}</p>`;
     return null;
@@ -340,21 +448,131 @@ function showSpec() {
 
 // ---- performance -------------------------------------------------------------
 
+/** The committed native benchmark (benches/results.json), or a plain statement that there is none. */
 async function showPerf() {
-  const res = await fetch("bench.json").catch(() => null);
+  const res = await fetch("/benches/results.json").catch(() => null);
   if (!res || !res.ok) {
-    $("perf-out").innerHTML =
-      "<p>No native benchmark numbers are committed yet (web/bench.json is absent), so none are shown.</p>";
+    $("perf-native").innerHTML =
+      "<p id='perf-none'>No native benchmark numbers are committed yet (benches/results.json is absent), so none are shown.</p>";
+    $("perf-native-chart").hidden = true;
     return;
   }
   const bench = await res.json();
-  $("perf-out").innerHTML = `<pre>${esc(JSON.stringify(bench, null, 2))}</pre>`;
+  const m = bench.machine || {};
+  const crates = Object.entries(bench.crates || {}).map(([k, v]) => `${k} ${v}`).join(", ");
+  $("perf-native").innerHTML =
+    `<p id="perf-machine">Native, ${esc(bench.date ?? "")}: ${esc(m.cpu ?? "unknown CPU")}, ${esc(m.cores ?? "?")} cores` +
+    `${m.avx512f ? ", AVX-512" : ""}; ${esc(bench.rustc ?? "")}; ${esc(crates)}. ${esc(bench.notes ?? "")}</p>` +
+    "<table class='facts' id='perf-native-table'><tr><th>case</th><th>threads</th><th>ns / element</th><th>GB/s</th>" +
+    "<th>share of read bandwidth</th><th>vs scalar kernel</th></tr>" +
+    (bench.cases || [])
+      .map(
+        (c) =>
+          `<tr><td>${esc(c.case)}</td><td>${c.threads}</td><td>${fmt(c.ns_per_element)}</td><td>${fmt(c.gb_per_s)}</td>` +
+          `<td>${c.bandwidth_fraction == null ? "-" : fmt(c.bandwidth_fraction)}</td><td>${c.speedup_vs_scalar == null ? "-" : fmt(c.speedup_vs_scalar) + "x"}</td></tr>`,
+      )
+      .join("") +
+    "</table>";
+  drawBars($("perf-native-chart"), (bench.cases || []).map((c) => ({ label: `${c.case} ${c.threads}t`, value: c.ns_per_element })), "ns per element (native)");
+}
+
+/** Times the recovered-token kernel in this page: one thread here, the pool in its worker. */
+async function runLiveBench() {
+  const params = {
+    requests: num("perf-b") | 0 || 8,
+    drafts: 4,
+    vocab: Math.min(num("perf-v") | 0 || 32000, MAX_TAILS),
+    precision: $("perf-precision").value,
+    reps: 5,
+  };
+  $("perf-run").disabled = true;
+  $("perf-live").textContent = "Timing…";
+  try {
+    const rows = [{ threads: 1, ...timeRecover(ex, params) }];
+    if (state.pool) rows.push({ threads: state.pool.threads, ...(await state.pool.call({ bench: params })).timing });
+    const same = rows.every((r) => r.firstWinner === rows[0].firstWinner);
+    $("perf-live").innerHTML =
+      `<p>recoverTokens, B = ${params.requests} requests × ${params.drafts} drafts × V = ${params.vocab}, ${params.precision} noise, ` +
+      `median of ${params.reps}. ${same ? "Same winners on every thread count." : "The thread counts disagree!"}</p>` +
+      "<table class='facts' id='perf-live-table'><tr><th>threads</th><th>median (ms)</th><th>ns / element</th><th>first winner</th></tr>" +
+      rows.map((r) => `<tr><td>${r.threads}</td><td>${r.ms.toFixed(2)}</td><td>${r.nsPerElement.toFixed(3)}</td><td>${r.firstWinner}</td></tr>`).join("") +
+      "</table>" +
+      (state.pool ? "" : "<p>One thread only: the page is not cross-origin isolated (see the status at the top).</p>");
+    $("perf-live-chart").hidden = false;
+    drawBars($("perf-live-chart"), rows.map((r) => ({ label: `${r.threads} thread${r.threads > 1 ? "s" : ""}`, value: r.nsPerElement })), "ns per element (this page)");
+  } catch (e) {
+    $("perf-live").innerHTML = `<p class="error">${esc(e.message)}</p>`;
+  } finally {
+    $("perf-run").disabled = false;
+  }
+}
+
+// ---- sharing ---------------------------------------------------------------------
+
+const SHARED = ["preset", "tails", "gap", "vocab", "zipf", "temperature", "model-a", "model-b", "seed", "row", "start", "nan-policy", "paste"];
+
+async function encodeState() {
+  const doc = Object.fromEntries(SHARED.map((id) => [id, $(id).value]));
+  doc.logits = $("paste-logits").checked;
+  doc.pasted = state.preset === "pasted";
+  doc.edits = state.edits;
+  const stream = new Blob([JSON.stringify(doc)]).stream().pipeThrough(new CompressionStream("deflate-raw"));
+  const bytes = new Uint8Array(await new Response(stream).arrayBuffer());
+  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+async function decodeState(text) {
+  const b64 = text.replace(/-/g, "+").replace(/_/g, "/");
+  const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate-raw"));
+  return JSON.parse(await new Response(stream).text());
+}
+
+async function shareLink() {
+  const url = new URL(location.href);
+  url.hash = `s=${await encodeState()}`;
+  history.replaceState(null, "", url);
+  $("share-url").value = url.href;
+  $("share-note").textContent = "Link ready: it holds the whole state of the page.";
+  navigator.clipboard?.writeText(url.href).then(
+    () => ($("share-note").textContent = "Link copied: it holds the whole state of the page."),
+    () => {},
+  );
+}
+
+/** Restores the state from the URL's `#s=` fragment; false when there is none. */
+async function restoreFromUrl() {
+  const m = location.hash.match(/^#s=([A-Za-z0-9_-]+)$/);
+  if (!m) return false;
+  const doc = await decodeState(m[1]);
+  for (const id of SHARED) if (doc[id] !== undefined) $(id).value = doc[id];
+  $("paste-logits").checked = Boolean(doc.logits);
+  if (doc.pasted) applyPaste(false);
+  else loadPreset(false);
+  state.edits = doc.edits || [];
+  refresh();
+  return true;
+}
+
+/** The current comparison as a regression fixture: the scenario and the core's answer. */
+function showFixture() {
+  $("fixture").value = JSON.stringify({ scenario: state.lastScenario, expected: state.lastReport }, null, 2);
 }
 
 // ---- wiring --------------------------------------------------------------------
 
 function refresh() {
   const t0 = performance.now();
+  try {
+    state.noise = effectiveNoise();
+  } catch (e) {
+    state.edits = [];
+    state.noise = state.baseNoise;
+    $("edit-error").textContent = e.message;
+  }
+  $("edits").textContent = state.edits.length
+    ? `Edited draws (raced as fp64 inline noise against its fp32 cast): ${state.edits.map(([t, v]) => `token ${t}: inv_q = ${v}`).join("; ")}`
+    : "";
   showModels();
   showDraws();
   const dead = showDeadZone();
@@ -376,11 +594,21 @@ async function main() {
   }
   $("model-a").value = "torch-cuda-f32";
   $("model-b").value = "torch-cuda-f64";
-  $("preset").onchange = loadPreset;
-  for (const id of ["tails", "gap", "vocab", "zipf", "temperature"]) $(id).onchange = loadPreset;
+  $("preset").onchange = () => loadPreset();
+  for (const id of ["tails", "gap", "vocab", "zipf", "temperature"]) $(id).onchange = () => loadPreset();
   for (const id of ["model-a", "model-b", "seed", "row", "start", "nan-policy"]) $(id).onchange = refresh;
-  $("apply-paste").onclick = applyPaste;
-  loadPreset();
+  $("apply-paste").onclick = () => applyPaste();
+  $("perf-run").onclick = runLiveBench;
+  $("share").onclick = shareLink;
+  $("export-fixture").onclick = showFixture;
+  $("edit-set").onclick = () => editDraw($("edit-value").value.trim());
+  $("edit-zero").onclick = () => editDraw("inf");
+  $("edit-floor").onclick = () => editDraw("16777216");
+  $("edit-reset").onclick = () => {
+    state.edits = [];
+    refresh();
+  };
+  if (!(await restoreFromUrl())) loadPreset();
   showPerf();
   await startThreads();
 }

@@ -147,3 +147,28 @@ export function drawScores(canvas, rows, { nameA, nameB, winnerA, winnerB, highl
     x += ctx.measureText(text).width + 24;
   }
 }
+
+/** Horizontal bars on a linear axis from 0: `rows` [{label, value}]. */
+export function drawBars(canvas, rows, title) {
+  const { ctx, w } = setup(canvas);
+  const h = canvas.clientHeight;
+  const left = Math.min(260, w / 3), right = w - 70, top = 22;
+  const max = Math.max(...rows.map((r) => r.value), 0) || 1;
+  const slot = Math.min(26, (h - top - 6) / Math.max(1, rows.length));
+  ctx.fillStyle = "#222";
+  ctx.textBaseline = "middle";
+  ctx.textAlign = "left";
+  ctx.fillText(title, 6, 10);
+  rows.forEach((r, i) => {
+    const y = top + i * slot;
+    ctx.fillStyle = "#444";
+    ctx.textAlign = "right";
+    ctx.fillText(r.label, left - 6, y + slot / 2);
+    ctx.fillStyle = COLORS.a;
+    const len = (r.value / max) * (right - left);
+    ctx.fillRect(left, y + 3, len, slot - 6);
+    ctx.fillStyle = "#222";
+    ctx.textAlign = "left";
+    ctx.fillText(r.value.toPrecision(3), left + len + 4, y + slot / 2);
+  });
+}

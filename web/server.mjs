@@ -1,8 +1,9 @@
-// The page's local server: serves web/ at / and the npm package pkg/ at /pkg/
-// on 127.0.0.1. By default every answer carries COOP/COEP, so the page is
-// cross-origin isolated and the threaded build can share its memory with a
-// pool of Web Workers. `isolate: false` leaves them out (the page then runs on
-// one thread and says why).
+// The page's local server: serves web/ at /, the npm package pkg/ at /pkg/ and
+// the committed native benchmark results at /benches/, on 127.0.0.1. By
+// default every answer carries COOP/COEP, so the page is cross-origin isolated
+// and the threaded build can share its memory with a pool of Web Workers.
+// `isolate: false` leaves them out (the page then runs on one thread and says
+// why).
 import { createServer } from "node:http";
 import { readFile } from "node:fs/promises";
 import { extname, join, normalize, resolve } from "node:path";
@@ -20,11 +21,15 @@ const TYPES = {
   ".png": "image/png",
 };
 
-/** Maps a URL path to a file under web/ or pkg/, or null outside them. */
+/** Directories served under their own name besides web/: the package and the native benchmark results. */
+const MOUNTS = ["pkg", "benches"];
+
+/** Maps a URL path to a file under web/, pkg/ or benches/, or null outside them. */
 function fileFor(pathname) {
   const path = normalize(decodeURIComponent(pathname));
-  const [base, rest] = path.startsWith("/pkg/")
-    ? [join(ROOT, "pkg"), path.slice("/pkg".length)]
+  const mount = MOUNTS.find((m) => path.startsWith(`/${m}/`));
+  const [base, rest] = mount
+    ? [join(ROOT, mount), path.slice(mount.length + 1)]
     : [join(ROOT, "web"), path === "/" ? "/index.html" : path];
   const file = join(base, rest);
   return file.startsWith(base + "/") ? file : null;

@@ -4,6 +4,7 @@
 // Screenshots go to $EXPORACE_SCREENSHOTS (default: a fresh temp directory).
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
+import { existsSync, readFileSync } from "node:fs";
 import { mkdtemp, mkdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -75,6 +76,9 @@ test("with COOP/COEP: threaded pool, many-tail dead zone, near-tie flip, overflo
   const compare = await text(page, "#compare-table");
   assert.match(compare, /inline noise at f64\ttoken 1\t0\.25000000000025\t0x3fd0000000001198\t0\t4504/);
   assert.match(compare, /inline noise cast to f32\ttoken 0\t0\.25\t0x3e800000\t1\t0/);
+  const draws = await text(page, "#draws");
+  assert.match(draws, /0\t1\t0x3ff0000000000000\t0x3f800000/);
+  assert.match(draws, /1\t1\.000000000001\t0x3ff0000000001198\t0x3f800000/);
   await page.screenshot({ path: join(shots, "near-tie.png"), fullPage: true });
 
   // q = 0: token 1 scores NaN (0 x inf), token 3 inf.
@@ -93,6 +97,65 @@ test("with COOP/COEP: threaded pool, many-tail dead zone, near-tie flip, overflo
   assert.equal(await text(page, "#spec-output"), "[[1,1,-1],[2,-1,-1]]");
   assert.match(await text(page, "#spec-trace"), /0\t0\t1\t0\.5\t0\.8\t0\.4950397946340347\taccepted/);
   await page.screenshot({ path: join(shots, "overflow.png"), fullPage: true });
+  assert.deepEqual(errors, []);
+});
+
+test("edit a draw to E = 0, share the link, reload to the same state; performance view", async () => {
+  const { page, errors } = await open(true);
+  // Seeded noise of 262145 tokens is not turned into inline noise.
+  await page.click("#edit-zero");
+  assert.match(await text(page, "#edit-error"), /up to 4096 tokens; this race has 262145/);
+
+  await choose(page, "preset", "near-tie");
+  await page.fill("#edit-token", "0");
+  const before = await page.evaluate(() => Number(document.body.dataset.ready));
+  await page.click("#edit-zero");
+  await page.waitForFunction((n) => Number(document.body.dataset.ready) > n, before);
+  assert.equal(await text(page, "#edits"), "Edited draws (raced as fp64 inline noise against its fp32 cast): token 0: inv_q = inf");
+  assert.match(await text(page, "#overflow-entries"), /0\t0\.25\tinf\tscore inf/);
+  await choose(page, "nan-policy", "nan_never_wins");
+  assert.equal(await text(page, "#policy-pick"), "Under nan_never_wins: token 0 wins.");
+  assert.equal(await page.locator("#flip").getAttribute("data-flipped"), "false");
+  assert.equal(await text(page, "#exact-winner"), "0");
+
+  await page.click("#share");
+  await page.waitForFunction(() => document.getElementById("share-url").value !== "");
+  const link = await page.inputValue("#share-url");
+  assert.match(link, /#s=[A-Za-z0-9_-]+$/);
+  await page.click("#export-fixture");
+  const fixture = JSON.parse(await page.inputValue("#fixture"));
+  assert.equal(fixture.scenario.op, "compare");
+  assert.equal(fixture.scenario.noise[0], "inf");
+  assert.equal(fixture.expected.result.exactWinner, 0);
+
+  const again = await context.newPage();
+  await again.goto(link);
+  await again.waitForFunction(() => Number(document.body.dataset.ready) > 0);
+  assert.equal(await again.inputValue("#preset"), "near-tie");
+  assert.equal(await again.inputValue("#nan-policy"), "nan_never_wins");
+  assert.equal(await text(again, "#edits"), await text(page, "#edits"));
+  assert.equal(await text(again, "#policy-pick"), "Under nan_never_wins: token 0 wins.");
+  assert.equal(await text(again, "#compare-table"), await text(page, "#compare-table"));
+
+  // Native numbers only when committed; live timing on one thread and the pool.
+  if (existsSync(new URL("../../benches/results.json", import.meta.url))) {
+    const bench = JSON.parse(readFileSync(new URL("../../benches/results.json", import.meta.url), "utf8"));
+    assert.match(await text(page, "#perf-machine"), new RegExp(bench.machine.cpu.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")));
+    assert.equal(await page.locator("#perf-native-table tr").count(), bench.cases.length + 1);
+  } else {
+    assert.match(await text(page, "#perf-none"), /No native benchmark numbers are committed yet/);
+  }
+  await page.fill("#perf-v", "8192");
+  await page.click("#perf-run");
+  await page.waitForSelector("#perf-live-table", { timeout: 120000 });
+  const threads = Number(await page.locator("#thread-status").getAttribute("data-threads"));
+  const rows = await page.locator("#perf-live-table tr").allInnerTexts();
+  assert.equal(rows.length, 3, rows.join("\n"));
+  assert.match(rows[1], /^1\t/);
+  assert.match(rows[2], new RegExp(`^${threads}\t`));
+  assert.equal(rows[1].split("\t")[3], rows[2].split("\t")[3], "same first winner on 1 and N threads");
+  assert.match(await text(page, "#perf-live"), /Same winners on every thread count/);
+  await page.screenshot({ path: join(shots, "edited-shared-perf.png"), fullPage: true });
   assert.deepEqual(errors, []);
 });
 
