@@ -28,9 +28,9 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 pub use forensics::{
-    Address, AnyContender, AnyRace, CompareBody, CompareOut, DeadZoneBody, DeadZoneOut,
-    DifferingOut, DrawOut, ForensicResult, ModelSpec, NoiseBody, NoiseOut, OverflowBody,
-    OverflowEntryOut, OverflowOut, PolicyPick,
+    Address, AnyContender, AnyRace, CompareBody, CompareOut, DEAD_TOKENS_LISTED, DeadZoneBody,
+    DeadZoneOut, DifferingOut, DrawOut, ForensicResult, MAX_NOISE_DRAWS, ModelSpec, NoiseBody,
+    NoiseOut, OverflowBody, OverflowEntryOut, OverflowOut, PolicyPick,
 };
 pub use input::{FORMAT_VERSION, Header, Matrix, Op, RaceBody, RecoverBody, RejectionExtras};
 pub use number::{AnyFloat, Num, SeedIn};

@@ -151,8 +151,9 @@ pub fn seed_text(seed: u64) -> String {
     seed.to_string()
 }
 
-/// A float of either precision, serialized as [`ser_float`] does in its own
-/// precision, for answers whose precision is chosen at run time.
+/// A float of either precision, serialized in its own precision (shortest
+/// round-trip number, or `"inf"` / `"nan"`), for answers whose precision is
+/// chosen at run time.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct AnyFloat {
     /// The value, widened exactly.
