@@ -48,6 +48,8 @@ pub mod crlog1p;
 mod error;
 #[cfg(feature = "alloc")]
 pub mod exact;
+#[cfg(feature = "std")]
+pub mod experiment;
 mod float;
 #[cfg(feature = "alloc")]
 pub mod forensics;
