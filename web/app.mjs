@@ -1,8 +1,8 @@
 // The page: reads the controls, asks the exporace core (`run(scenario)` and
 // the race functions of the npm package), and shows the answers.
 import init, * as ex from "/pkg/web/exporace.js";
-import { MAX_TAILS, SPEC_STEP, buildPreset, fromLogits, parseNumbers } from "./presets.mjs";
-import { drawBars, drawScores, drawWeights } from "./chart.mjs";
+import { MAX_TAILS, SPEC_STEP, buildPreset, fromLogits, manyTailGroups, parseNumbers } from "./presets.mjs";
+import { drawBars, drawCurves, drawScores, drawWeights } from "./chart.mjs";
 import { timeRecover } from "./live-bench.mjs";
 
 const $ = (id) => document.getElementById(id);
@@ -398,6 +398,90 @@ function showOverflow() {
     `<p id="policy-pick">Under ${policy}: ${mine.race ? `token ${mine.race.winner.token} wins` : esc(mine.error)}.</p>`;
 }
 
+// ---- theory ------------------------------------------------------------------
+
+/** The most distinct weights for which exact probabilities are computed. */
+const MAX_GROUPS = 64;
+
+/** Runs of equal weights in token order: the groups of the exact computation. */
+function weightGroups(weights) {
+  const w = [], c = [];
+  for (const v of weights) {
+    if (w.length && w[w.length - 1] === v) c[c.length - 1]++;
+    else {
+      w.push(v);
+      c.push(1);
+    }
+  }
+  return { weights: Float64Array.from(w), counts: Float64Array.from(c) };
+}
+
+function theoryModels() {
+  return [...new Set(["ideal", ...pipelines()])];
+}
+
+function showExact() {
+  const groups = weightGroups(state.weights);
+  const out = $("exact-out");
+  if (groups.weights.length > MAX_GROUPS) {
+    out.innerHTML = `<p>Exact probabilities are computed for up to ${MAX_GROUPS} distinct weights; this race has ` +
+      `${groups.weights.length}. The many-tail, near-tie and overflow presets fit.</p>`;
+    return;
+  }
+  const models = theoryModels();
+  const results = models.map((m) => ex.winProbabilities(m, groups.weights, groups.counts));
+  const head = models.map((m, i) => `<th>P(win) under ${esc(m)} (${results[i].precision})</th>`).join("");
+  const rows = Array.from(groups.weights, (w, g) => {
+    const first = groups.counts.slice(0, g).reduce((a, b) => a + b, 0);
+    const ids = groups.counts[g] > 1 ? `${first} .. ${first + groups.counts[g] - 1}` : String(first);
+    return `<tr data-group="${g}"><td>${ids}</td><td>${fmt(w)}</td><td>${groups.counts[g]}</td>` +
+      results.map((r, i) => `<td id="exact-${g}-${i}" title="bracket [${r.groups[g].lower}, ${r.groups[g].upper}]">` +
+        `${fmt(r.groups[g].probability)}</td>`).join("") + "</tr>";
+  });
+  out.innerHTML = `<table class="facts" id="exact-table"><tr><th>tokens</th><th>weight</th><th>count</th>${head}</tr>${rows.join("")}</table>` +
+    `<p>Largest distance from an estimate to the exact value: ${results.map((r, i) => `${esc(models[i])} ${fmt(r.maxBound)}`).join(", ")}.</p>`;
+}
+
+const curve = { worker: null, id: 0, key: null, series: null };
+
+/** The many-tail curve: the tails' exact win probability against the gap under each model, computed in a worker. */
+function showTailCurve() {
+  const canvas = $("exact-chart");
+  const on = state.preset === "many-tail";
+  canvas.hidden = !on;
+  $("gap-slider").closest("label").hidden = !on;
+  if (!on) return;
+  const { tails, temperature } = presetParams();
+  const models = theoryModels();
+  const colors = { 0: "#555", 1: "#1f5fbf", 2: "#c0392b" };
+  const draw = () => {
+    drawCurves(
+      canvas,
+      curve.series.map((s, i) => ({ ...s, color: colors[i], dash: i ? [] : [6, 4] })),
+      { xLabel: `gap (nats) between the head and ${tails} tails`, marker: num("gap") },
+    );
+    canvas.dataset.drawn = curve.key;
+  };
+  const key = JSON.stringify([tails, temperature, models]);
+  if (curve.key === key && curve.series) return draw();
+  curve.key = key;
+  curve.series = null;
+  delete canvas.dataset.drawn;
+  curve.worker ??= new Worker("curve-worker.mjs", { type: "module" });
+  const id = ++curve.id;
+  curve.worker.onmessage = ({ data }) => {
+    if (data.id !== curve.id) return;
+    if (data.error) {
+      $("exact-out").insertAdjacentHTML("beforeend", `<p class="error">${esc(data.error)}</p>`);
+      return;
+    }
+    curve.series = data.series;
+    draw();
+  };
+  const gaps = Array.from({ length: 21 }, (_, i) => 2 * i);
+  curve.worker.postMessage({ id, models, gaps, tails, temperature });
+}
+
 // ---- dead zone -------------------------------------------------------------
 
 function showDeadZone() {
@@ -458,48 +542,90 @@ async function showPerf() {
     return;
   }
   const bench = await res.json();
+  state.bench = bench;
   const m = bench.machine || {};
   const crates = Object.entries(bench.crates || {}).map(([k, v]) => `${k} ${v}`).join(", ");
   $("perf-native").innerHTML =
     `<p id="perf-machine">Native, ${esc(bench.date ?? "")}: ${esc(m.cpu ?? "unknown CPU")}, ${esc(m.cores ?? "?")} cores` +
     `${m.avx512f ? ", AVX-512" : ""}; ${esc(bench.rustc ?? "")}; ${esc(crates)}. ${esc(bench.notes ?? "")}</p>` +
+    `<details><summary>All ${(bench.cases || []).length} native cases</summary>` +
     "<table class='facts' id='perf-native-table'><tr><th>case</th><th>threads</th><th>ns / element</th><th>GB/s</th>" +
     "<th>share of read bandwidth</th><th>vs scalar kernel</th></tr>" +
     (bench.cases || [])
       .map(
         (c) =>
-          `<tr><td>${esc(c.case)}</td><td>${c.threads}</td><td>${fmt(c.ns_per_element)}</td><td>${fmt(c.gb_per_s)}</td>` +
-          `<td>${c.bandwidth_fraction == null ? "-" : fmt(c.bandwidth_fraction)}</td><td>${c.speedup_vs_scalar == null ? "-" : fmt(c.speedup_vs_scalar) + "x"}</td></tr>`,
+          `<tr><td>${esc(c.case)}</td><td>${c.threads}</td><td>${c.ns_per_element.toFixed(3)}</td><td>${c.gb_per_s.toFixed(1)}</td>` +
+          `<td>${c.bandwidth_fraction == null ? "-" : c.bandwidth_fraction.toFixed(2)}</td>` +
+          `<td>${c.speedup_vs_scalar == null ? "-" : c.speedup_vs_scalar.toFixed(2) + "x"}</td></tr>`,
       )
       .join("") +
-    "</table>";
-  drawBars($("perf-native-chart"), (bench.cases || []).map((c) => ({ label: `${c.case} ${c.threads}t`, value: c.ns_per_element })), "ns per element (native)");
+    "</table></details>";
+  drawNativeRecover();
 }
 
-/** Times the recovered-token kernel in this page: one thread here, the pool in its worker. */
-async function runLiveBench() {
-  const params = {
+function liveParams() {
+  return {
     requests: num("perf-b") | 0 || 8,
     drafts: 4,
     vocab: Math.min(num("perf-v") | 0 || 32000, MAX_TAILS),
     precision: $("perf-precision").value,
     reps: 5,
   };
+}
+
+/** The native case timing the same kernel as the live run, if there is one. */
+function nativeCase(p, threads) {
+  const name = `recover/${p.precision}/B${p.requests}/V${p.vocab}`;
+  return state.bench?.cases?.find((c) => c.case === name && c.threads === threads) ?? null;
+}
+
+/** Native recovered-token timings at the chosen B and precision, per vocabulary and thread count. */
+function drawNativeRecover() {
+  if (!state.bench) return;
+  const p = liveParams();
+  const prefix = `recover/${p.precision}/B${p.requests}/`;
+  const rows = state.bench.cases
+    .filter((c) => c.case.startsWith(prefix))
+    .map((c) => ({ label: `${c.case.slice(prefix.length)}, ${c.threads} thread${c.threads > 1 ? "s" : ""}`, value: c.ns_per_element }));
+  const canvas = $("perf-native-chart");
+  canvas.hidden = !rows.length;
+  canvas.style.height = `${30 + 26 * rows.length}px`;
+  if (rows.length) drawBars(canvas, rows, `native recoverTokens, B = ${p.requests} × 4 drafts, ${p.precision} noise: ns per element`);
+}
+
+/** Times the recovered-token kernel in this page: one thread here, the pool in its worker. */
+async function runLiveBench() {
+  const params = liveParams();
   $("perf-run").disabled = true;
   $("perf-live").textContent = "Timing…";
   try {
     const rows = [{ threads: 1, ...timeRecover(ex, params) }];
     if (state.pool) rows.push({ threads: state.pool.threads, ...(await state.pool.call({ bench: params })).timing });
     const same = rows.every((r) => r.firstWinner === rows[0].firstWinner);
+    const native = (r) => nativeCase(params, r.threads);
     $("perf-live").innerHTML =
       `<p>recoverTokens, B = ${params.requests} requests × ${params.drafts} drafts × V = ${params.vocab}, ${params.precision} noise, ` +
       `median of ${params.reps}. ${same ? "Same winners on every thread count." : "The thread counts disagree!"}</p>` +
-      "<table class='facts' id='perf-live-table'><tr><th>threads</th><th>median (ms)</th><th>ns / element</th><th>first winner</th></tr>" +
-      rows.map((r) => `<tr><td>${r.threads}</td><td>${r.ms.toFixed(2)}</td><td>${r.nsPerElement.toFixed(3)}</td><td>${r.firstWinner}</td></tr>`).join("") +
+      "<table class='facts' id='perf-live-table'><tr><th>threads</th><th>median (ms)</th><th>ns / element in this page</th>" +
+      "<th>ns / element native</th><th>first winner</th></tr>" +
+      rows
+        .map(
+          (r) =>
+            `<tr><td>${r.threads}</td><td>${r.ms.toFixed(2)}</td><td>${r.nsPerElement.toFixed(3)}</td>` +
+            `<td>${native(r) ? native(r).ns_per_element.toFixed(3) : "-"}</td><td>${r.firstWinner}</td></tr>`,
+        )
+        .join("") +
       "</table>" +
       (state.pool ? "" : "<p>One thread only: the page is not cross-origin isolated (see the status at the top).</p>");
-    $("perf-live-chart").hidden = false;
-    drawBars($("perf-live-chart"), rows.map((r) => ({ label: `${r.threads} thread${r.threads > 1 ? "s" : ""}`, value: r.nsPerElement })), "ns per element (this page)");
+    const bars = rows.flatMap((r) => {
+      const t = `${r.threads} thread${r.threads > 1 ? "s" : ""}`;
+      const n = native(r);
+      return [{ label: `page, ${t}`, value: r.nsPerElement }, ...(n ? [{ label: `native, ${t}`, value: n.ns_per_element }] : [])];
+    });
+    const canvas = $("perf-live-chart");
+    canvas.hidden = false;
+    canvas.style.height = `${30 + 26 * bars.length}px`;
+    drawBars(canvas, bars, "recoverTokens: ns per element, this page against native");
   } catch (e) {
     $("perf-live").innerHTML = `<p class="error">${esc(e.message)}</p>`;
   } finally {
@@ -576,6 +702,8 @@ function refresh() {
   showModels();
   showDraws();
   const dead = showDeadZone();
+  showExact();
+  showTailCurve();
   drawWeights($("prob-chart"), state.weights, { threshold: dead.count ? dead.threshold : null });
   showCompare();
   showOverflow();
@@ -599,6 +727,12 @@ async function main() {
   for (const id of ["model-a", "model-b", "seed", "row", "start", "nan-policy"]) $(id).onchange = refresh;
   $("apply-paste").onclick = () => applyPaste();
   $("perf-run").onclick = runLiveBench;
+  $("perf-b").onchange = $("perf-precision").onchange = drawNativeRecover;
+  $("gap-slider").oninput = () => {
+    $("gap").value = $("gap-slider").value;
+  };
+  $("gap-slider").onchange = () => loadPreset();
+  $("gap").addEventListener("change", () => ($("gap-slider").value = $("gap").value));
   $("share").onclick = shareLink;
   $("export-fixture").onclick = showFixture;
   $("edit-set").onclick = () => editDraw($("edit-value").value.trim());

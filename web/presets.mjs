@@ -70,6 +70,11 @@ export function buildPreset(name, p) {
   }
 }
 
+/** The many-tail race as groups of the exact computation: the head, then `tails` equal tails. */
+export function manyTailGroups(tails, gap, temperature) {
+  return { weights: Float64Array.from(fromLogits([0, -gap], temperature)), counts: Float64Array.of(1, tails) };
+}
+
 /** The speculative-decoding preset: two random requests, seeded uniforms and noise. */
 export const SPEC_STEP = {
   exporace: 1,

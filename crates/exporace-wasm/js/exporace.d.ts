@@ -188,6 +188,53 @@ export function randint4x(seed: U64, offset: U64): Uint32Array;
 /** Triton's `tl.rand(seed, offset)`: `randint` folded to 31 bits times 4.6566127342e-10 in fp32; in [0, 1]. */
 export function rand(seed: U64, offset: U64): number;
 
+/** The win probability of one group of tokens that share a weight. */
+export interface GroupProbability {
+  /** The group's weight. */
+  weight: number;
+  /** Its number of tokens. */
+  count: number;
+  /** The probability that one of its tokens wins (the estimate). */
+  probability: number;
+  /** The exact probability is at least this. */
+  lower: number;
+  /** The exact probability is at most this. */
+  upper: number;
+  /** The mean probability of one of its tokens. */
+  perToken: number;
+}
+
+/** Exact win probabilities under one noise model. */
+export interface WinProbabilities {
+  /** The model's catalogue name. */
+  model: string;
+  /** The precision the model ran at. */
+  precision: "f32" | "f64";
+  /** One entry per group, in the order given. */
+  groups: GroupProbability[];
+  /** Probability of the events not modelled (a zero weight meeting E = 0; every positive weight at E = inf), inside every bracket. */
+  excluded: number;
+  /** The largest distance from an estimate to its exact probability. */
+  maxBound: number;
+  /** Points placed on the groups' ranges. */
+  nodes: number;
+}
+
+/**
+ * Exact win probabilities (computed, not sampled) of tokens grouped by weight
+ * under a catalogue noise model (see `run({exporace: 1, op: "models"})`), with
+ * the model's lattice and floor taken into account: `counts[g]` tokens of weight
+ * `weights[g]`, groups in token-id order (ties go to the smallest id).
+ * @param precision Run the recipe at `"f32"` or `"f64"`; the model's own precision when absent.
+ * @throws Error on an unknown model, mismatched lengths, bad weights or counts.
+ */
+export function winProbabilities(
+  model: string,
+  weights: Float64Array,
+  counts: Float64Array,
+  precision?: "f32" | "f64",
+): WinProbabilities;
+
 /** A contender in a {@link Report}: scores that JSON cannot hold are the strings `"inf"`, `"-inf"`, `"nan"`. */
 export interface ReportContender {
   token: number;

@@ -19,6 +19,7 @@
 //! The TypeScript declarations are hand-written in `js/exporace.d.ts`.
 
 mod args;
+mod exact;
 mod output;
 mod race;
 mod random;
@@ -27,6 +28,7 @@ mod spec;
 #[cfg(feature = "threads")]
 mod threads;
 
+pub use exact::win_probabilities;
 pub use race::{race_div, race_mul};
 pub use random::{fill_inv_q, fill_q, fill_uniform, rand, randint, randint4x};
 pub use scenario::{camel_keys, run};
