@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use criterion::{BenchmarkGroup, Criterion, SamplingMode, Throughput, measurement::WallTime};
 use exporace::noise::{self, Stream};
-use exporace::{NanPolicy, NoiseFloat, race_div, recover_tokens};
+use exporace::{Form, NanPolicy, NoiseFloat, race_div, race_seeded, recover_tokens};
 use exporace_bench::{BATCHES, Recover, THREADS, VOCABS, probe, probe_par, scalar_div};
 use rayon::{ThreadPool, ThreadPoolBuilder};
 
@@ -105,12 +105,55 @@ fn noise_alone<T: NoiseFloat>(c: &mut Criterion) {
     g.finish();
 }
 
+fn seeded<T: NoiseFloat>(c: &mut Criterion, pools: &[(usize, ThreadPool)]) {
+    let v = 152_064;
+    let case = Recover::<f32>::new(1, v);
+    let w = &case.target[..v];
+    let bytes = v * 4;
+    let mut g = group(c, &format!("seeded/{}/V{v}", T::PRECISION), bytes);
+    probes(&mut g, pools, bytes);
+    let mut inv_q = vec![T::ZERO; v];
+    g.bench_function("scalar", |bn| {
+        bn.iter(|| {
+            noise::fill_inv_q(5, Stream::Race, 0, &mut inv_q);
+            let (mut best, mut arg) = (-T::INFINITY, 0);
+            for (i, (&w, &n)) in w.iter().zip(&inv_q).enumerate() {
+                let s = T::from_f32(w) * n;
+                if s > best {
+                    best = s;
+                    arg = i;
+                }
+            }
+            arg
+        })
+    });
+    for (n, pool) in pools {
+        g.bench_function(format!("kernel-{n}t"), |bn| {
+            bn.iter(|| {
+                pool.install(|| {
+                    race_seeded::<T>(
+                        Form::Mul,
+                        black_box(w),
+                        5,
+                        Stream::Race,
+                        0,
+                        NanPolicy::FirstNanWins,
+                    )
+                })
+            })
+        });
+    }
+    g.finish();
+}
+
 fn all(c: &mut Criterion) {
     let pools = pools();
     recover::<f32>(c, &pools);
     recover::<f64>(c, &pools);
     race::<f32>(c, &pools);
     race::<f64>(c, &pools);
+    seeded::<f32>(c, &pools);
+    seeded::<f64>(c, &pools);
     noise_alone::<f32>(c);
     noise_alone::<f64>(c);
 }

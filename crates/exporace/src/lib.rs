@@ -74,6 +74,7 @@ pub mod validate;
 
 pub use error::{Error, Position, Result, ValueProblem};
 pub use float::{NoiseFloat, Precision};
+pub use kernel::seeded::race_seeded;
 pub use policy::NanPolicy;
 pub use race::{Contender, Form, RaceResult, race, race_div, race_mul};
 #[cfg(feature = "alloc")]

@@ -15,6 +15,7 @@
 //! defer their value checks to the rare row where something looked wrong.
 
 mod lanes;
+pub(crate) mod seeded;
 
 use core::ops::Range;
 
@@ -247,4 +248,4 @@ pub(crate) fn scan<T: NoiseFloat>(
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

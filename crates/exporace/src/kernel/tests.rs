@@ -9,10 +9,10 @@ use super::*;
 use crate::race::scalar;
 
 /// SplitMix64, for inputs that share no code with what they test.
-pub(super) struct Mix(pub(super) u64);
+pub(crate) struct Mix(pub(crate) u64);
 
 impl Mix {
-    pub(super) fn next(&mut self) -> u64 {
+    pub(crate) fn next(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -20,7 +20,7 @@ impl Mix {
         z ^ (z >> 31)
     }
 
-    pub(super) fn below(&mut self, n: u64) -> u64 {
+    pub(crate) fn below(&mut self, n: u64) -> u64 {
         self.next() % n
     }
 
@@ -60,10 +60,10 @@ impl Mix {
 
 /// A result as bits: winner and runner-up (token, score bits), errors by
 /// their debug text (NaN fields compare unequal).
-pub(super) type Bits = core::result::Result<(usize, u64, Option<(usize, u64)>), String>;
+pub(crate) type Bits = core::result::Result<(usize, u64, Option<(usize, u64)>), String>;
 
 /// The bits of a result.
-pub(super) fn key<T: NoiseFloat>(r: Result<RaceResult<T>>) -> Bits {
+pub(crate) fn key<T: NoiseFloat>(r: Result<RaceResult<T>>) -> Bits {
     r.map(|r| {
         (
             r.winner.token,

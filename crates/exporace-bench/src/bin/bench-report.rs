@@ -1,0 +1,167 @@
+//! Reads criterion's results of the `kernels` bench and writes them as JSON,
+//! every kernel figure a ratio against the probe and the scalar reference of
+//! its own group, with machine and version information.
+//!
+//! Usage: `bench-report [CRITERION_DIR] [OUT_JSON]` (defaults
+//! `target/native/criterion` and `benches/results.json`).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::{Value, json};
+
+/// One measured function: its median in ns.
+fn median(dir: &Path) -> Option<f64> {
+    let text = std::fs::read_to_string(dir.join("new/estimates.json")).ok()?;
+    let v: Value = serde_json::from_str(&text).ok()?;
+    v["median"]["point_estimate"].as_f64()
+}
+
+/// Every `group/function` below `root` with its median, by reading
+/// `benchmark.json` for the ids.
+fn medians(root: &Path) -> BTreeMap<String, BTreeMap<String, f64>> {
+    let mut out: BTreeMap<String, BTreeMap<String, f64>> = BTreeMap::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            }
+        }
+        let Ok(text) = std::fs::read_to_string(dir.join("new/benchmark.json")) else {
+            continue;
+        };
+        let Ok(meta) = serde_json::from_str::<Value>(&text) else {
+            continue;
+        };
+        if let (Some(g), Some(f), Some(m)) = (
+            meta["group_id"].as_str(),
+            meta["function_id"].as_str(),
+            median(&dir),
+        ) {
+            out.entry(g.to_string())
+                .or_default()
+                .insert(f.to_string(), m);
+        }
+    }
+    out
+}
+
+/// Elements (scores) and bytes read of a group, from its name.
+fn size(group: &str) -> (f64, f64) {
+    let num = |p: &str| -> f64 {
+        group
+            .split('/')
+            .find_map(|s| s.strip_prefix(p).and_then(|n| n.parse().ok()))
+            .unwrap_or(1.0)
+    };
+    let (b, v) = (num("B"), num("V"));
+    let noise = if group.contains("/f64/") { 8.0 } else { 4.0 };
+    match group.split('/').next() {
+        Some("recover") => (b * 4.0 * v, b * 4.0 * v * 4.0 + b * v * noise),
+        Some("race") => (v, v * (4.0 + noise)),
+        Some("seeded") => (v, v * 4.0),
+        _ => (v, v * noise),
+    }
+}
+
+fn run(cmd: &str, args: &[&str]) -> String {
+    Command::new(cmd)
+        .args(args)
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .unwrap_or_default()
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let root = PathBuf::from(args.get(1).map_or("target/native/criterion", |s| s));
+    let out = PathBuf::from(args.get(2).map_or("benches/results.json", |s| s));
+    let groups = medians(&root);
+    let mut cases = Vec::new();
+    println!(
+        "{:<28} {:>9} {:>10} {:>8} {:>9} {:>10}",
+        "case", "function", "ns/elem", "GB/s", "vs probe", "vs scalar"
+    );
+    for (group, f) in &groups {
+        let (elements, bytes) = size(group);
+        for (function, &ns) in f {
+            let Some(threads) = function
+                .strip_prefix("kernel-")
+                .and_then(|t| t.strip_suffix('t'))
+            else {
+                continue;
+            };
+            let probe = if threads == "1" {
+                f.get("probe-plain")
+            } else {
+                f.get(&format!("probe-{threads}t"))
+            };
+            let gbps = bytes / ns;
+            let vs_probe = probe.map(|p| p / ns);
+            let vs_scalar = f.get("scalar").map(|s| s / ns);
+            println!(
+                "{group:<28} {function:>9} {:>10.3} {gbps:>8.1} {:>9} {:>10}",
+                ns / elements,
+                vs_probe.map_or("-".into(), |r| format!("{r:.2}")),
+                vs_scalar.map_or("-".into(), |r| format!("{r:.2}x")),
+            );
+            cases.push(json!({
+                "case": group,
+                "threads": threads.parse::<u32>().unwrap_or(1),
+                "median_ns": ns,
+                "elements": elements,
+                "bytes_read": bytes,
+                "ns_per_element": ns / elements,
+                "gb_per_s": gbps,
+                "probe_gb_per_s": probe.map(|p| bytes / p),
+                "bandwidth_fraction": vs_probe,
+                "speedup_vs_scalar": vs_scalar,
+                "scalar_ns": f.get("scalar"),
+            }));
+        }
+    }
+    let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let cpu = cpuinfo
+        .lines()
+        .find_map(|l| {
+            l.strip_prefix("model name")
+                .map(|r| r.trim_start_matches([' ', '\t', ':']))
+        })
+        .unwrap_or("unknown");
+    let flags = cpuinfo
+        .lines()
+        .find(|l| l.starts_with("flags"))
+        .unwrap_or("");
+    let report = json!({
+        "machine": {
+            "cpu": cpu,
+            "cores": std::thread::available_parallelism().map_or(1, |n| n.get()),
+            "avx512f": flags.contains(" avx512f"),
+        },
+        "rustc": run("rustc", &["--version"]),
+        "rustflags": std::env::var("RUSTFLAGS").unwrap_or_default(),
+        "crates": {
+            "exporace": env!("CARGO_PKG_VERSION"),
+            "criterion": "0.8.2",
+            "rayon": "1.12.0",
+        },
+        "date": run("date", &["-u", "+%Y-%m-%dT%H:%M:%SZ"]),
+        "notes": "median of criterion samples; bandwidth_fraction = probe time / kernel time over the same bytes \
+                  (probe-plain for 1 thread, probe-2t for 2 threads); speedup_vs_scalar = plain scalar kernel time / kernel time",
+        "cases": cases,
+    });
+    let text = serde_json::to_string_pretty(&report).unwrap_or_default();
+    if let Some(dir) = out.parent() {
+        let _ = std::fs::create_dir_all(dir);
+    }
+    match std::fs::write(&out, text + "\n") {
+        Ok(()) => println!("wrote {}", out.display()),
+        Err(e) => eprintln!("cannot write {}: {e}", out.display()),
+    }
+}

@@ -1,0 +1,222 @@
+//! The fused seeded race: Philox, the Exp(1) transform and the race in one
+//! pass, with the noise never stored.
+//!
+//! The noise of token `i` is [`noise::exp1`] at (seed, stream, row, i): the
+//! 53-bit uniform `u`, `E = -ln_1p(-u)` in f64, rounded to `T`; the score is
+//! `w * (1 / E)` ([`Form::Mul`], as after [`noise::fill_inv_q`]) or `w / E`
+//! ([`Form::Div`], as after [`noise::fill_q`]). Since `-ln(1 - u) >= u`, every
+//! such score is at most `(w / u) * (1 + 2^-21)` once the roundings (the log's
+//! last bit, the rounding to `T`, the inverse, the product) are counted. Each
+//! step of [`LANES`] tokens draws its Philox words on lanes and compares
+//! `w * (1 + 2^-19) <= bar * u` in f64, a bound with room for the two roundings
+//! of that compare; a step where every token passes cannot change the
+//! standings and needs no logarithm. The other steps go token by token through
+//! the exact transform and [`Standings::push`](crate::race::Standings), so the
+//! result is the unfused path's, bit for bit.
+
+use super::{CHUNK, LANES, Scan, split};
+use crate::error::Result;
+use crate::float::NoiseFloat;
+use crate::noise::{self, Stream};
+use crate::philox::{key, philox4x32_10};
+use crate::policy::NanPolicy;
+use crate::race::{Form, RaceResult};
+use crate::validate;
+
+/// `1 + 2^-19`: the bound's margin over `w / u`.
+const MARGIN: f64 = 1.0 + 1.0 / (1u64 << 19) as f64;
+
+/// `2^-53`, the step of the uniform grid.
+const GRID: f64 = 1.0 / (1u64 << 53) as f64;
+
+/// The noise value the unfused path stores for token `token`: `1 / E` for
+/// [`Form::Mul`], `E` for [`Form::Div`].
+#[inline]
+fn stored<T: NoiseFloat>(form: Form, seed: u64, stream: Stream, row: u64, token: usize) -> T {
+    let e = noise::exp1::<T>(seed, stream, row, token as u32);
+    match form {
+        Form::Mul => T::ONE / e,
+        Form::Div => e,
+    }
+}
+
+/// The race of `weights` against seeded Exp(1) noise at (seed, stream, row),
+/// without storing the noise: the same bits as drawing the row with
+/// [`noise::fill_inv_q`] (or [`noise::fill_q`] for [`Form::Div`]) and then
+/// calling [`race`](crate::race()). Weights must be finite and not negative;
+/// the vocabulary is at most `2^32` tokens (token ids are Philox counters).
+///
+/// ```
+/// use exporace::{noise, race_mul, race_seeded, Form, NanPolicy};
+/// let w = [0.5f32, 0.2, 0.3];
+/// let mut inv_q = [0f32; 3];
+/// noise::fill_inv_q(42, noise::Stream::Race, 7, &mut inv_q);
+/// let fused = race_seeded::<f32>(Form::Mul, &w, 42, noise::Stream::Race, 7, NanPolicy::Reject)?;
+/// assert_eq!(fused, race_mul(&w, &inv_q, NanPolicy::Reject)?);
+/// # Ok::<(), exporace::Error>(())
+/// ```
+pub fn race_seeded<T: NoiseFloat>(
+    form: Form,
+    weights: &[f32],
+    seed: u64,
+    stream: Stream,
+    row: u64,
+    policy: NanPolicy,
+) -> Result<RaceResult<T>> {
+    validate::vocab(weights.len())?;
+    validate::size("vocabulary size", weights.len())?;
+    let scan = split(weights.len(), CHUNK, policy, |r| {
+        scan_seeded::<T>(
+            form,
+            &weights[r.clone()],
+            seed,
+            stream,
+            row,
+            policy,
+            r.start,
+        )
+    });
+    if !scan.clean || scan.halt.is_some() {
+        validate::weights("weights", weights, 0)?;
+    }
+    scan.finish(|i| (weights[i], stored::<T>(form, seed, stream, row, i).to_f64()))
+}
+
+/// The 53-bit uniforms of tokens `first..first + LANES`, Philox on lanes.
+#[inline(always)]
+fn uniforms(seed: u64, stream: Stream, row: u64, first: usize) -> [f64; LANES] {
+    let k = key(seed);
+    let mut u = [0.0; LANES];
+    for (l, slot) in u.iter_mut().enumerate() {
+        let counter = [
+            (first + l) as u32,
+            row as u32,
+            stream as u32,
+            (row >> 32) as u32,
+        ];
+        let [w0, w1, _, _] = philox4x32_10(counter, k);
+        let bits = ((w0 as u64) << 32 | w1 as u64) >> 11;
+        *slot = bits as i64 as f64 * GRID;
+    }
+    u
+}
+
+/// Scans tokens `offset..offset + weights.len()`.
+fn scan_seeded<T: NoiseFloat>(
+    form: Form,
+    weights: &[f32],
+    seed: u64,
+    stream: Stream,
+    row: u64,
+    policy: NanPolicy,
+    offset: usize,
+) -> Scan<T> {
+    let mut out = Scan::<T>::new(policy);
+    let (steps, rest) = weights.as_chunks::<LANES>();
+    let exact = |out: &mut Scan<T>, i: usize, w: f32| {
+        let s: T = form.score(w, stored::<T>(form, seed, stream, row, i));
+        if s.is_nan() && policy == NanPolicy::Reject {
+            out.halt = Some(i);
+            return false;
+        }
+        out.standings.push(i, s);
+        true
+    };
+    for (c, w) in steps.iter().enumerate() {
+        let first = offset + c * LANES;
+        let mut dirty = 0u32;
+        for &x in w {
+            dirty |= !(0.0..f32::INFINITY).contains(&x) as u32;
+        }
+        out.clean &= dirty == 0;
+        if let Some(bar) = out.standings.bar() {
+            let bar = bar.to_f64();
+            let u = uniforms(seed, stream, row, first);
+            let mut loud = 0u32;
+            for l in 0..LANES {
+                let quiet = (u[l] > 0.0) & (w[l] as f64 * MARGIN <= bar * u[l]);
+                loud |= !quiet as u32;
+            }
+            if loud == 0 {
+                continue;
+            }
+        }
+        for (l, &x) in w.iter().enumerate() {
+            if !exact(&mut out, first + l, x) {
+                return out;
+            }
+        }
+    }
+    let first = offset + steps.len() * LANES;
+    for (l, &x) in rest.iter().enumerate() {
+        out.clean &= (0.0..f32::INFINITY).contains(&x);
+        if !exact(&mut out, first + l, x) {
+            return out;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use alloc::vec;
+
+    use super::*;
+    use crate::kernel::Weights;
+    use crate::kernel::tests::{Mix, key as bits};
+    use crate::race::scalar;
+
+    fn fused_equals_unfused<T: NoiseFloat>() {
+        let mut mix = Mix(0xF05E_D006);
+        for case in 0..300 {
+            let n = 1 + mix.below(if case % 10 == 0 {
+                3 * CHUNK as u64
+            } else {
+                2000
+            }) as usize;
+            let seed = mix.next();
+            let row = mix.next() >> mix.below(64);
+            let stream = [Stream::Race, Stream::Bonus, Stream::Draft][mix.below(3) as usize];
+            let w: alloc::vec::Vec<f32> = (0..n)
+                .map(|_| match mix.below(8) {
+                    0 => 0.0,
+                    1 => -0.0,
+                    2 | 3 => mix.below(4) as f32 * 0.25,
+                    _ => (mix.next() >> 40) as f32 * (1.0 / (1u64 << 24) as f32),
+                })
+                .collect();
+            for form in [Form::Mul, Form::Div] {
+                let mut q = vec![T::ZERO; n];
+                match form {
+                    Form::Mul => noise::fill_inv_q(seed, stream, row, &mut q),
+                    Form::Div => noise::fill_q(seed, stream, row, &mut q),
+                }
+                for policy in NanPolicy::ALL {
+                    let want = bits(scalar(form, Weights::Plain(&w), &q, policy));
+                    let got = bits(race_seeded::<T>(form, &w, seed, stream, row, policy));
+                    assert_eq!(got, want, "case {case} n {n} {form:?} {policy}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn fused_equals_unfused_f32() {
+        fused_equals_unfused::<f32>()
+    }
+
+    #[test]
+    fn fused_equals_unfused_f64() {
+        fused_equals_unfused::<f64>()
+    }
+
+    #[test]
+    fn bad_weights_are_reported() {
+        let mut w = vec![0.5f32; 100];
+        w[70] = f32::NAN;
+        let err = race_seeded::<f32>(Form::Mul, &w, 1, Stream::Race, 0, NanPolicy::NanNeverWins)
+            .unwrap_err();
+        let want = validate::weights("weights", &w, 0).unwrap_err();
+        assert_eq!(alloc::format!("{err:?}"), alloc::format!("{want:?}"));
+    }
+}
