@@ -2,7 +2,8 @@
 //!
 //! `exporace run <scenario.json>` answers a scenario (see `docs/scenario.md`)
 //! and prints the result as JSON; `-` reads the scenario from stdin.
-//! `exporace models` lists the noise catalogue.
+//! `exporace models` lists the noise catalogue; `exporace sweep` tabulates
+//! exact tail masses across gaps for every model.
 
 use std::io::Read;
 use std::path::PathBuf;
@@ -11,6 +12,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod models;
+mod sweep;
 
 /// Exponential-race (Gumbel-max) sampling as LLM inference engines do it.
 #[derive(Parser, Debug)]
@@ -29,6 +31,21 @@ enum Command {
     },
     /// List the noise catalogue with each model's lattice facts.
     Models,
+    /// Exact tail mass of 1 head and N tails across gaps, for every model.
+    Sweep {
+        /// Smallest gap in nats.
+        #[arg(long, default_value_t = 10.0)]
+        from: f64,
+        /// Largest gap in nats.
+        #[arg(long, default_value_t = 21.0)]
+        to: f64,
+        /// Step in nats.
+        #[arg(long, default_value_t = 1.0)]
+        step: f64,
+        /// Number of tail tokens.
+        #[arg(long, default_value_t = 262_144)]
+        tails: u64,
+    },
 }
 
 fn read_input(path: &PathBuf) -> Result<String, String> {
@@ -49,6 +66,12 @@ fn main() -> ExitCode {
         Command::Run { scenario } => read_input(scenario)
             .and_then(|text| exporace::scenario::run(&text).map_err(|e| e.to_string())),
         Command::Models => models::table(),
+        &Command::Sweep {
+            from,
+            to,
+            step,
+            tails,
+        } => sweep::table(from, to, step, tails),
     };
     match result {
         Ok(out) => {

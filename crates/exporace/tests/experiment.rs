@@ -103,9 +103,9 @@ fn recovered_and_salted_rejection_match_their_expectation() {
 fn shared_noise_biases_the_output() {
     // #54282: the draft is drawn from the recovery row's own noise. Given a
     // rejected draft 2, that noise is conditioned on token 2 having beaten
-    // tokens 0 and 1 in the draft race, which leaves token 1 (d = 0.2) a
-    // smaller handicap than token 0 (d = 0.1): the residual race then
-    // under-samples 0. The salted run on the same seed passes.
+    // tokens 0 and 1 in the draft race, which biases the residual race
+    // between them: token 1 comes out too rarely. The salted run on the
+    // same seed passes.
     let m = Ideal::<f32>::new();
     let o = ExactOptions::default();
     let shared = setup(&P, Some(&D), Sampler::Rejection(Coupling::Shared), 20_000);
