@@ -37,7 +37,7 @@ cp "$src/node.mjs" "$out/node/index.mjs"
 
 if [ "$threads" = 1 ]; then
   step "threaded wasm (nightly, atomics, shared memory)"
-  RUSTFLAGS="-C target-feature=+atomics,+bulk-memory,+mutable-globals \
+  RUSTFLAGS="-C target-feature=+atomics,+bulk-memory,+mutable-globals,+simd128 \
  -C link-arg=--shared-memory -C link-arg=--max-memory=1073741824 -C link-arg=--import-memory \
  -C link-arg=--export=__wasm_init_tls -C link-arg=--export=__tls_size \
  -C link-arg=--export=__tls_align -C link-arg=--export=__tls_base" \
