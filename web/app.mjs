@@ -2,7 +2,7 @@
 // the race functions of the npm package), and shows the answers.
 import init, * as ex from "/pkg/web/exporace.js";
 import { MAX_TAILS, SPEC_STEP, buildPreset, fromLogits, manyTailGroups, parseNumbers } from "./presets.mjs";
-import { drawBars, drawCurves, drawScores, drawWeights } from "./chart.mjs";
+import { drawBars, drawScores, drawWeights } from "./chart.mjs";
 import { timeRecover } from "./live-bench.mjs";
 
 const $ = (id) => document.getElementById(id);
@@ -453,13 +453,19 @@ function showTailCurve() {
   if (!on) return;
   const { tails, temperature } = presetParams();
   const models = theoryModels();
-  const colors = { 0: "#555", 1: "#1f5fbf", 2: "#c0392b" };
+  const colors = [[85, 85, 85], [31, 95, 191], [192, 57, 43]];
+  // Drawn by the exporace-viz crate (plotters on this canvas), at the canvas's CSS size.
   const draw = () => {
-    drawCurves(
-      canvas,
-      curve.series.map((s, i) => ({ ...s, color: colors[i], dash: i ? [] : [6, 4] })),
-      { xLabel: `gap (nats) between the head and ${tails} tails`, marker: num("gap") },
-    );
+    canvas.width = canvas.clientWidth;
+    canvas.height = canvas.clientHeight;
+    ex.drawCurves(canvas, {
+      title: `P(one of ${tails} tails wins), exact`,
+      xLabel: `gap (nats) between the head and the tails`,
+      yLabel: "probability",
+      yFloor: 1e-12,
+      marker: num("gap"),
+      series: curve.series.map((s, i) => ({ ...s, color: colors[i], dashed: i === 0 })),
+    });
     canvas.dataset.drawn = curve.key;
   };
   const key = JSON.stringify([tails, temperature, models]);

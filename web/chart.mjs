@@ -1,5 +1,7 @@
-// Canvas 2D charts on a log10 axis. They only place values the core returned
-// (or the inputs) on the screen.
+// Canvas 2D charts of many bars (a quarter of a million tokens, per-pixel
+// columns) on a log10 axis. They only place values the core returned (or the
+// inputs) on the screen. Curve charts come from the exporace-viz crate
+// (plotters) through the package's drawCurves.
 
 const COLORS = { a: "#1f5fbf", b: "#c0392b", mark: "#111", shade: "rgba(192, 57, 43, 0.12)", grid: "#ddd" };
 
@@ -173,52 +175,3 @@ export function drawBars(canvas, rows, title) {
   });
 }
 
-/**
- * Lines on a log y axis (down to `floor`) against a linear x axis: `series`
- * [{name, color, points: [[x, y]]}]; y = 0 is drawn on the floor. `marker`
- * draws a vertical line at that x.
- */
-export function drawCurves(canvas, series, { floor = 1e-12, xLabel = "", marker = null } = {}) {
-  const g = { ...setup(canvas), top: 30 };
-  const { ctx, left, right, top, bottom } = g;
-  const xs = series.flatMap((s) => s.points.map((p) => p[0]));
-  const x0 = Math.min(...xs), x1 = Math.max(...xs);
-  const ys = series.flatMap((s) => s.points.map((p) => p[1])).filter((v) => v > 0);
-  const hi = Math.ceil(Math.log10(Math.max(...ys, floor * 10)));
-  const y = yAxis(g, Math.log10(floor), hi);
-  const x = (v) => left + ((v - x0) / (x1 - x0 || 1)) * (right - left);
-  ctx.fillStyle = "#444";
-  ctx.textAlign = "center";
-  ctx.textBaseline = "top";
-  for (let v = Math.ceil(x0); v <= x1; v += Math.max(1, Math.round((x1 - x0) / 10))) ctx.fillText(String(v), x(v), bottom + 4);
-  ctx.fillText(xLabel, (left + right) / 2, bottom + 16 > canvas.clientHeight - 12 ? bottom + 4 : bottom + 16);
-  if (marker !== null) {
-    ctx.strokeStyle = "#888";
-    ctx.setLineDash([4, 4]);
-    ctx.beginPath();
-    ctx.moveTo(x(marker), top);
-    ctx.lineTo(x(marker), bottom);
-    ctx.stroke();
-    ctx.setLineDash([]);
-  }
-  let lx = left;
-  for (const s of series) {
-    ctx.strokeStyle = s.color;
-    ctx.lineWidth = 2;
-    ctx.setLineDash(s.dash || []);
-    ctx.beginPath();
-    s.points.forEach(([px, py], i) => {
-      const yy = py > floor ? y(py) : bottom;
-      if (i) ctx.lineTo(x(px), yy);
-      else ctx.moveTo(x(px), yy);
-    });
-    ctx.stroke();
-    ctx.setLineDash([]);
-    ctx.lineWidth = 1;
-    ctx.fillStyle = s.color;
-    ctx.textAlign = "left";
-    ctx.textBaseline = "middle";
-    ctx.fillText(`— ${s.name}`, lx, 14);
-    lx += ctx.measureText(`— ${s.name}`).width + 24;
-  }
-}

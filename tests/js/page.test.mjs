@@ -75,6 +75,15 @@ test("with COOP/COEP: threaded pool, many-tail dead zone, near-tie flip, overflo
   assert.ok(Math.abs(f64 - 3.2761e-4) < 1e-7, `fp64 torch CUDA tail probability ${f64}`);
   assert.ok(Math.abs(Number(await text(page, "#exact-0-1")) - 1) < 1e-12, "fp32: the head always wins");
   await page.waitForSelector("#exact-chart[data-drawn]", { timeout: 120000 });
+  // The curve chart is drawn by plotters (exporace-viz) on the canvas: the three series' colours are there.
+  const colours = await page.evaluate(() => {
+    const c = document.getElementById("exact-chart");
+    const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+    const seen = new Set();
+    for (let i = 0; i < d.length; i += 4) seen.add(`${d[i]},${d[i + 1]},${d[i + 2]}`);
+    return ["85,85,85", "31,95,191", "192,57,43"].filter((k) => seen.has(k));
+  });
+  assert.deepEqual(colours, ["85,85,85", "31,95,191", "192,57,43"]);
   await page.screenshot({ path: join(shots, "many-tail.png"), fullPage: true });
 
   // Near-tie: fp64 noise [1, 1 + 1e-12] against its fp32 cast.

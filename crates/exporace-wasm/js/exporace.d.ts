@@ -235,6 +235,37 @@ export function winProbabilities(
   precision?: "f32" | "f64",
 ): WinProbabilities;
 
+/** One line of a {@link CurveChart}. */
+export interface CurveSeries {
+  /** The legend's label. */
+  name: string;
+  /** Red, green, blue, each 0..255. */
+  color: [number, number, number];
+  /** Dashed rather than solid. */
+  dashed?: boolean;
+  /** `[x, y]` points in x order; a `y` at or below the floor is drawn on it. */
+  points: [number, number][];
+}
+
+/** Lines on a logarithmic y axis against a linear x axis. */
+export interface CurveChart {
+  title: string;
+  xLabel: string;
+  yLabel: string;
+  /** The bottom of the y axis, in (0, 1), e.g. `1e-12`. */
+  yFloor: number;
+  /** An x drawn as a vertical guide line. */
+  marker?: number | null;
+  series: CurveSeries[];
+}
+
+/**
+ * Draws a chart of the `exporace-viz` crate (plotters) on a canvas, at the
+ * canvas's pixel size: the same chart code renders SVG natively.
+ * @throws Error on a malformed chart or a canvas without a 2D context.
+ */
+export function drawCurves(canvas: HTMLCanvasElement, chart: CurveChart): void;
+
 /** A contender in a {@link Report}: scores that JSON cannot hold are the strings `"inf"`, `"-inf"`, `"nan"`. */
 export interface ReportContender {
   token: number;
