@@ -270,3 +270,54 @@ fn noise_replays_torch_cpu_exponential() {
     let (ok, _, err) = exporace(&["run", "-"], Some(&text.replace("torch-cpu", "ideal")));
     assert!(!ok && err.contains("needs model torch-cpu"), "{err}");
 }
+
+#[test]
+fn exact_tail_mass_of_vllm_43150() {
+    let v = run_example("exact-many-tail.json");
+    let tail = &v["result"]["probabilities"]["groups"][1];
+    assert_eq!(tail["count"], 262144);
+    assert_eq!(
+        tail["probability"], 0.0,
+        "torch CUDA fp32 can never pick a 20.5-nat tail"
+    );
+    assert_eq!(tail["upper"], 0.0);
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../docs/examples/exact-many-tail.json"
+    ))
+    .unwrap()
+    .replace("torch-cuda-f32", "u64-f64-classic");
+    let (ok, out, err) = exporace(&["run", "-"], Some(&text));
+    assert!(ok, "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let tail = &v["result"]["probabilities"]["groups"][1];
+    let (p, lo, hi) = (
+        tail["probability"].as_f64().unwrap(),
+        tail["lower"].as_f64().unwrap(),
+        tail["upper"].as_f64().unwrap(),
+    );
+    // N e^-g / (1 + N e^-g) with the f32 tail weight: 3.2761e-4.
+    let ideal = 262144.0 * 1.2501528e-9f32 as f64 / (1.0 + 262144.0 * 1.2501528e-9f32 as f64);
+    assert!(lo <= ideal && ideal <= hi, "{lo} <= {ideal} <= {hi}");
+    assert!((p - 3.2761e-4).abs() < 1e-7, "{p}");
+}
+
+#[test]
+fn shared_noise_experiment_shows_its_bias() {
+    let v = run_example("experiment-shared-noise.json");
+    let fit = &v["result"]["report"]["fit"];
+    assert_eq!(fit["trials"], 100000);
+    // With independent draft noise a correct sampler gives p > 1e-6 except
+    // with probability 1e-6; the shared-noise coupling is off by far more.
+    assert!(fit["p_value"].as_f64().unwrap() < 1e-100, "{fit}");
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../docs/examples/experiment-shared-noise.json"
+    ))
+    .unwrap()
+    .replace("rejection_shared", "rejection_salted");
+    let (ok, out, err) = exporace(&["run", "-"], Some(&text));
+    assert!(ok, "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert!(v["result"]["report"]["fit"]["p_value"].as_f64().unwrap() > 1e-6);
+}

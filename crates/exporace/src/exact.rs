@@ -60,6 +60,7 @@ use crate::models::{CatalogueEntry, ModelVisitor, NoiseModel};
 
 /// Tokens that share one weight.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "scenario", derive(serde::Serialize, serde::Deserialize))]
 pub struct Group {
     /// The weight of each token: finite and not negative.
     pub weight: f64,
@@ -96,6 +97,7 @@ impl Default for ExactOptions {
 
 /// The win probability of one group.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "scenario", derive(serde::Serialize))]
 pub struct GroupProbability {
     /// The group's weight.
     pub weight: f64,
@@ -124,6 +126,7 @@ impl GroupProbability {
 
 /// Exact win probabilities of every group under one model.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "scenario", derive(serde::Serialize))]
 pub struct WinProbabilities {
     /// The model's catalogue name.
     pub model: &'static str,

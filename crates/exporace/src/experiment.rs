@@ -96,6 +96,7 @@ impl core::fmt::Debug for Control<'_> {
 
 /// One category of the comparison: a run of tokens.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "scenario", derive(serde::Serialize))]
 pub struct Category {
     /// Its first token.
     pub first: usize,
@@ -112,6 +113,7 @@ pub struct Category {
 
 /// A histogram measured against an expectation.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "scenario", derive(serde::Serialize))]
 pub struct Fit {
     /// The categories, in token order.
     pub categories: Vec<Category>,
@@ -148,6 +150,7 @@ impl Fit {
 
 /// The outcome of an experiment.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "scenario", derive(serde::Serialize))]
 pub struct Report {
     /// Per-token counts.
     pub counts: Vec<u64>,

@@ -49,7 +49,8 @@ impl ModelSpec {
         Ok((entry, precision))
     }
 
-    fn visit<V: ModelVisitor>(&self, v: V) -> Result<V::Output> {
+    /// Runs `v` on the model this names.
+    pub fn visit<V: ModelVisitor>(&self, v: V) -> Result<V::Output> {
         let (entry, precision) = self.resolve()?;
         entry.visit(precision, v)
     }
@@ -268,6 +269,11 @@ pub enum ForensicResult {
     Overflow(OverflowOut),
     /// `dead_zone`.
     DeadZone(DeadZoneOut),
+    /// `exact`.
+    Exact(super::study::ExactOut),
+    /// `experiment`.
+    #[cfg(feature = "std")]
+    Experiment(super::study::ExperimentOut),
 }
 
 struct Facts;

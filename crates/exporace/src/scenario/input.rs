@@ -55,6 +55,10 @@ pub enum Op {
     Overflow,
     /// Tokens a model can never let win, and their mass.
     DeadZone,
+    /// Win probabilities under a model's noise law, computed, not sampled.
+    Exact,
+    /// A Monte Carlo run against the exact expectation.
+    Experiment,
 }
 
 /// A `race` scenario's body.

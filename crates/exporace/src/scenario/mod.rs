@@ -18,6 +18,7 @@ mod forensics;
 mod input;
 mod number;
 mod output;
+mod study;
 
 use alloc::format;
 use alloc::string::{String, ToString};
@@ -38,6 +39,9 @@ pub use output::{
     ContenderOut, ForensicOutcome, Outcome, PositionOut, RaceOut, RejectionOut, Report, RequestOut,
     ResultOut,
 };
+#[cfg(feature = "std")]
+pub use study::ExperimentOut;
+pub use study::{ExactBody, ExactOut, ExperimentBody, MAX_TRIALS, SamplerSpec};
 
 use crate::error::{Error, Result};
 use crate::float::{NoiseFloat, Precision};
@@ -115,6 +119,12 @@ pub fn execute(scenario: Value) -> Result<Report> {
             }
         }
         Op::DeadZone => forensics::dead_zone(&read(Value::Object(body), "dead_zone")?)?,
+        Op::Exact => ForensicResult::Exact(study::exact(&read(Value::Object(body), "exact")?)?),
+        Op::Experiment => experiment_op(
+            read(Value::Object(body), "experiment")?,
+            &header,
+            &mut seeder,
+        )?,
     };
     Ok(Report::Forensic(alloc::boxed::Box::new(ForensicOutcome {
         exporace: FORMAT_VERSION,
@@ -124,6 +134,22 @@ pub fn execute(scenario: Value) -> Result<Report> {
         seed: seeder.seed.map(number::seed_text),
         result,
     })))
+}
+
+#[cfg(feature = "std")]
+fn experiment_op(b: ExperimentBody, h: &Header, seeder: &mut Seeder) -> Result<ForensicResult> {
+    Ok(ForensicResult::Experiment(study::experiment(
+        &b,
+        seeder.get()?,
+        h.nan_policy,
+    )?))
+}
+
+#[cfg(not(feature = "std"))]
+fn experiment_op(_: ExperimentBody, _: &Header, _: &mut Seeder) -> Result<ForensicResult> {
+    Err(Error::Scenario(
+        "experiment needs the `std` feature of exporace".into(),
+    ))
 }
 
 fn require_precision(h: &Header) -> Result<Precision> {
