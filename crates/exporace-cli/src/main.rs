@@ -3,7 +3,9 @@
 //! `exporace run <scenario.json>` answers a scenario (see `docs/scenario.md`)
 //! and prints the result as JSON; `-` reads the scenario from stdin.
 //! `exporace models` lists the noise catalogue; `exporace sweep` tabulates
-//! exact tail masses across gaps for every model.
+//! exact tail masses across gaps for every model. `exporace audit` reads an
+//! engine's dump (safetensors or `.npy`) and reports flips, overflows and dead
+//! zones; `exporace replay` prints an engine's noise for a seed.
 
 use std::io::Read;
 use std::path::PathBuf;
@@ -11,7 +13,9 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod audit;
 mod models;
+mod replay;
 mod sweep;
 
 /// Exponential-race (Gumbel-max) sampling as LLM inference engines do it.
@@ -46,6 +50,10 @@ enum Command {
         #[arg(long, default_value_t = 262_144)]
         tails: u64,
     },
+    /// Audit an engine's dump: tokens at f32 and f64, flips, overflows, dead zones.
+    Audit(Box<audit::AuditArgs>),
+    /// Print an engine's noise for a seed and an offset.
+    Replay(replay::ReplayArgs),
 }
 
 fn read_input(path: &PathBuf) -> Result<String, String> {
@@ -72,6 +80,8 @@ fn main() -> ExitCode {
             step,
             tails,
         } => sweep::table(from, to, step, tails),
+        Command::Audit(args) => audit::run(args),
+        Command::Replay(args) => replay::run(args),
     };
     match result {
         Ok(out) => {

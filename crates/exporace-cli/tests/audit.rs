@@ -1,0 +1,196 @@
+//! `exporace audit` on a dump written by exporace-io's own writers, with a
+//! planted near-tie flip and a planted overflow; `exporace replay` against
+//! the scenario it builds.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use exporace_io::{DType, Dump, Tensor, write_npy_file, write_safetensors_file};
+use serde_json::{Value, json};
+
+fn exporace(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_exporace"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.success(),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Two requests over V = 4, n-gram drafts (no draft probs).
+/// - position 0 (request 0, draft 3): residual [.25, .25, .25, 0] against
+///   inv_q [1, 1 + 1e-12, .5, .5]: token 1 in f64, a tie merged to token 0 in f32;
+/// - position 1 (request 0, draft 2): residual [.1, .2, 0, .1]: token 1 both;
+/// - position 2 (request 1, draft 1): residual [0, 0, .3, .2] against
+///   inv_q [inf, 2, 1, 1]: 0 * inf is NaN, which the first-NaN rule lets win.
+fn planted() -> Dump {
+    Dump {
+        vocab_size: 4,
+        cu_num_draft_tokens: vec![2, 3],
+        draft_token_ids: vec![3, 2, 1],
+        target_probs: vec![
+            0.25, 0.25, 0.25, 0.25, //
+            0.1, 0.2, 0.6, 0.1, //
+            0.0, 0.5, 0.3, 0.2,
+        ],
+        draft_probs: None,
+        inv_q: vec![1.0, 1.0 + 1e-12, 0.5, 0.5, f64::INFINITY, 2.0, 1.0, 1.0],
+        inv_q_dtype: DType::F64,
+        uniform: Some(vec![1.0, 1.0, 1.0]),
+        bonus_token_ids: Some(vec![0, 0]),
+    }
+}
+
+fn write_dump(dir: &Path) -> PathBuf {
+    let tensors = planted().to_tensors();
+    let named: Vec<(&str, &Tensor)> = tensors.iter().map(|(n, t)| (*n, t)).collect();
+    let path = dir.join("dump.safetensors");
+    write_safetensors_file(&path, &named).unwrap();
+    path
+}
+
+#[test]
+fn audit_reports_the_planted_flip_and_overflow_and_writes_charts() {
+    let dir = scratch("audit-safetensors");
+    let dump = write_dump(&dir);
+    let (json_path, charts) = (dir.join("report.json"), dir.join("charts"));
+    let (ok, out, err) = exporace(&[
+        "audit",
+        dump.to_str().unwrap(),
+        "--precision",
+        "f64",
+        "--json",
+        json_path.to_str().unwrap(),
+        "--charts",
+        charts.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    assert!(out.contains("FLIP"), "{out}");
+    assert!(
+        out.contains("flips: 1 of 3 positions; overflow entries: 1 at f32, 1 at f64"),
+        "{out}"
+    );
+    let r: Value = serde_json::from_str(&std::fs::read_to_string(&json_path).unwrap()).unwrap();
+    assert_eq!(r["summary"]["flips"], 1);
+    assert_eq!(r["inv_q_dtype"], "f64");
+    let p0 = &r["positions"][0];
+    assert_eq!(
+        (&p0["token_f32"], &p0["token_f64"], &p0["chosen"]),
+        (&json!(0), &json!(1), &json!(1))
+    );
+    assert_eq!(p0["flipped"], true);
+    assert_eq!(p0["exact_winner"], 1);
+    // 0.25 (1 + 1e-12) against 0.25 in f64: 1e-12 / 2^-52 = 4504 ulps.
+    assert_eq!(p0["margin_ulps_f64"], 4504);
+    assert_eq!(p0["margin_ulps_f32"], 0);
+    assert_eq!(p0["differing"][0]["token"], 0);
+    assert_eq!(r["positions"][1]["flipped"], false);
+    let p2 = &r["positions"][2];
+    assert_eq!(
+        (p2["request"].clone(), p2["position"].clone()),
+        (json!(1), json!(0))
+    );
+    assert_eq!(
+        p2["overflow_f64"],
+        json!([{"token": 0, "weight": 0.0, "inv_q": "inf", "score": "nan"}])
+    );
+    assert_eq!(p2["token_f64"], 0);
+    assert_eq!(p2["dead_zone"]["count"], 2);
+    // Every draft is rejected (u = 1 > p): the recovered tokens differ at position 0.
+    assert_eq!(
+        r["rejection"]["output_f64"],
+        json!([[1, -1, -1], [0, -1, -1]])
+    );
+    assert_eq!(
+        r["rejection"]["output_f32"],
+        json!([[0, -1, -1], [0, -1, -1]])
+    );
+    assert_eq!(r["rejection"]["differs"], true);
+    for f in ["margins.svg", "dead_zone.svg"] {
+        let svg = std::fs::read_to_string(charts.join(f)).unwrap();
+        assert!(
+            svg.starts_with("<svg"),
+            "{f}: {}",
+            &svg[..40.min(svg.len())]
+        );
+        assert!(svg.contains("</svg>"));
+    }
+}
+
+#[test]
+fn npy_flags_at_f32_see_the_cast_noise_and_reject_policy_names_the_nan() {
+    let dir = scratch("audit-npy");
+    let mut args: Vec<String> = vec!["audit".into()];
+    for (name, t) in planted().to_tensors() {
+        let path = dir.join(format!("{name}.npy"));
+        write_npy_file(&path, &t).unwrap();
+        args.push(format!("--{}", name.replace('_', "-")));
+        args.push(path.to_str().unwrap().to_string());
+    }
+    let json_path = dir.join("r.json");
+    args.extend(["--precision", "f32", "--nan-policy", "reject", "--json"].map(String::from));
+    args.push(json_path.to_str().unwrap().into());
+    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (ok, out, err) = exporace(&refs);
+    assert!(ok, "{err}");
+    let r: Value = serde_json::from_str(&std::fs::read_to_string(&json_path).unwrap()).unwrap();
+    // At f32 the engine's noise is 1 + 1e-12 cast to 1.0: both pipelines tie.
+    assert_eq!(r["summary"]["flips"], 0);
+    assert_eq!(r["positions"][0]["token_f64"], 0);
+    assert_eq!(
+        r["positions"][2]["error"],
+        "NaN score at token 0 (weight 0 times noise inf); the NaN policy is `reject`"
+    );
+    assert!(out.contains("NaN-policy errors: 1"), "{out}");
+}
+
+#[test]
+fn replay_prints_the_noise_scenario_answer() {
+    let (ok, out, err) = exporace(&[
+        "replay",
+        "--model",
+        "torch-cpu",
+        "--seed",
+        "42",
+        "--count",
+        "3",
+        "--address",
+        "torch_cpu",
+        "--json",
+    ]);
+    assert!(ok, "{err}");
+    let scenario = r#"{"exporace": 1, "op": "noise", "seed": "42", "model": "torch-cpu",
+        "address": "torch_cpu", "start": 0, "count": 3}"#;
+    let expected: Value =
+        serde_json::from_str(&exporace::scenario::run(scenario).unwrap()).unwrap();
+    let got: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(got, expected);
+    assert_eq!(got["result"]["draws"].as_array().unwrap().len(), 3);
+    let (ok, table, _) = exporace(&[
+        "replay",
+        "--model",
+        "triton-flipped",
+        "--seed",
+        "7",
+        "--count",
+        "2",
+        "--offset",
+        "5",
+        "--address",
+        "triton",
+    ]);
+    assert!(ok);
+    let lines: Vec<&str> = table.lines().collect();
+    assert_eq!(lines.len(), 4, "{table}");
+    assert!(lines[2].trim_start().starts_with('5'), "{table}");
+}
