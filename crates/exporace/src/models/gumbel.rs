@@ -1,15 +1,9 @@
 //! Gumbel recipes from vLLM's Triton samplers: `G = -ln(-ln u)` (classic) or
 //! `G = -ln(-ln_1p(-u))` (flipped), computed in the noise type.
 
-use core::marker::PhantomData;
-
-use super::{Branch, Draw, ModelFacts, NoiseKind, NoiseModel};
+use super::{Branch, Draw, ModelFacts, NoiseKind, NoiseModel, lattice};
 use crate::float::{NoiseFloat, Precision};
-use crate::philox::{TRITON_RAND_SCALE, triton_fold, triton_scale};
-
-fn two_words(w: [u32; 4]) -> u64 {
-    (w[0] as u64) << 32 | w[1] as u64
-}
+use crate::philox::{TRITON_RAND_SCALE, triton_scale};
 
 /// The branch of a Gumbel value: +inf means E = 0, -inf means E = inf.
 fn branch_of<T: NoiseFloat>(g: T, clamped: bool) -> Branch {
@@ -46,27 +40,21 @@ fn by_precision<T: NoiseFloat>(f32_value: f64, f64_value: f64) -> f64 {
     }
 }
 
-/// `triton-classic`: MRV2's Gumbel noise before #45996.
-///
-/// - **Lattice**: `tl.rand`: the first Philox word as `i32`, negatives folded
-///   (`-x - 1`, the raw index in [0, 2^31)), converted to f32 and times `4.6566127342e-10` in f32, so
-///   `u` lies in [0, 1 - 2^-24]; u = 0 for two words (probability 2^-31).
-/// - **Transform**: classic, `G = -ln(-ln u)` in the noise type (f32 as in the
-///   engine; f64 to compare precisions on the same bits).
-/// - **Clamp**: none (`u = 1` cannot occur); u = 0 gives G = -inf.
-/// - **Smallest E / largest Gumbel**: E = 2^-24 at `u = 1 - 2^-24`,
-///   G = 16.6355 (f32: 16.63553237915039; f64: 16.635532303636364).
-/// - **Source**: `vllm/v1/worker/gpu/sample/gumbel.py` before #45996; Triton
-///   `python/triton/language/random.py`. Replays MRV2's stream with
-///   [`NoiseModel::draw_mrv2`].
-#[derive(Clone, Copy, Debug, Default)]
-pub struct TritonClassic<T>(PhantomData<T>);
-
-impl<T: NoiseFloat> TritonClassic<T> {
-    /// The model.
-    pub const fn new() -> Self {
-        TritonClassic(PhantomData)
-    }
+recipe! {
+    /// `triton-classic`: MRV2's Gumbel noise before #45996.
+    ///
+    /// - **Lattice**: `tl.rand`: the first Philox word as `i32`, negatives folded
+    ///   (`-x - 1`, the raw index in [0, 2^31)), converted to f32 and times `4.6566127342e-10` in f32, so
+    ///   `u` lies in [0, 1 - 2^-24]; u = 0 for two words (probability 2^-31).
+    /// - **Transform**: classic, `G = -ln(-ln u)` in the noise type (f32 as in the
+    ///   engine; f64 to compare precisions on the same bits).
+    /// - **Clamp**: none (`u = 1` cannot occur); u = 0 gives G = -inf.
+    /// - **Smallest E / largest Gumbel**: E = 2^-24 at `u = 1 - 2^-24`,
+    ///   G = 16.6355 (f32: 16.63553237915039; f64: 16.635532303636364).
+    /// - **Source**: `vllm/v1/worker/gpu/sample/gumbel.py` before #45996; Triton
+    ///   `python/triton/language/random.py`. Replays MRV2's stream with
+    ///   [`NoiseModel::draw_mrv2`].
+    TritonClassic
 }
 
 impl<T: NoiseFloat> NoiseModel for TritonClassic<T> {
@@ -90,11 +78,11 @@ impl<T: NoiseFloat> NoiseModel for TritonClassic<T> {
     }
 
     fn raw(&self, w: [u32; 4]) -> u64 {
-        triton_fold(w[0]) as u64
+        lattice::triton(w)
     }
 
     fn raw_max(&self) -> u64 {
-        i32::MAX as u64
+        lattice::TRITON_MAX
     }
 
     fn transform(&self, raw: u64) -> Draw<T> {
@@ -103,23 +91,17 @@ impl<T: NoiseFloat> NoiseModel for TritonClassic<T> {
     }
 }
 
-/// `triton-flipped`: MRV2's Gumbel noise after #45996.
-///
-/// - **Lattice**: `tl.rand` as [`TritonClassic`], clamped below at
-///   `4.6566127342e-10` (f32: `2^-31 (1 - 2^-24)`).
-/// - **Transform**: flipped, `G = -ln(-ln_1p(-u))` in the noise type.
-/// - **Clamp**: `u = max(u, 4.6566127342e-10)`, so E > 0 always.
-/// - **Smallest E / largest Gumbel**: E = 4.6566e-10 at the clamp,
-///   G = 21.4876 (f32: 21.48756217956543; f64: 21.48756265673012).
-/// - **Source**: vLLM #45996. Replays MRV2's stream with [`NoiseModel::draw_mrv2`].
-#[derive(Clone, Copy, Debug, Default)]
-pub struct TritonFlipped<T>(PhantomData<T>);
-
-impl<T: NoiseFloat> TritonFlipped<T> {
-    /// The model.
-    pub const fn new() -> Self {
-        TritonFlipped(PhantomData)
-    }
+recipe! {
+    /// `triton-flipped`: MRV2's Gumbel noise after #45996.
+    ///
+    /// - **Lattice**: `tl.rand` as [`TritonClassic`], clamped below at
+    ///   `4.6566127342e-10` (f32: `2^-31 (1 - 2^-24)`).
+    /// - **Transform**: flipped, `G = -ln(-ln_1p(-u))` in the noise type.
+    /// - **Clamp**: `u = max(u, 4.6566127342e-10)`, so E > 0 always.
+    /// - **Smallest E / largest Gumbel**: E = 4.6566e-10 at the clamp,
+    ///   G = 21.4876 (f32: 21.48756217956543; f64: 21.48756265673012).
+    /// - **Source**: vLLM #45996. Replays MRV2's stream with [`NoiseModel::draw_mrv2`].
+    TritonFlipped
 }
 
 impl<T: NoiseFloat> NoiseModel for TritonFlipped<T> {
@@ -143,11 +125,11 @@ impl<T: NoiseFloat> NoiseModel for TritonFlipped<T> {
     }
 
     fn raw(&self, w: [u32; 4]) -> u64 {
-        triton_fold(w[0]) as u64
+        lattice::triton(w)
     }
 
     fn raw_max(&self) -> u64 {
-        i32::MAX as u64
+        lattice::TRITON_MAX
     }
 
     fn transform(&self, raw: u64) -> Draw<T> {
@@ -167,25 +149,19 @@ fn u64_uniform<T: NoiseFloat>(raw: u64) -> T {
     u * T::from_f64(super::pow2(-64))
 }
 
-/// `u64-f32-flipped`: a 64-bit uniform with the flipped transform.
-///
-/// - **Lattice**: `(w0 << 32 | w1)` converted to the noise type (rounding to
-///   nearest) times 2^-64; u = 0 only for the word 0; u rounds to 1 for the
-///   top words (f32: probability 2^-25).
-/// - **Transform**: flipped, `G = -ln(-ln_1p(-u))` in the noise type.
-/// - **Clamp**: none: u = 0 gives E = 0, G = +inf (probability 2^-64); u = 1
-///   gives E = +inf, G = -inf.
-/// - **Smallest E / largest Gumbel**: smallest positive E = 2^-64 at word 1,
-///   G = 44.3614 (f32: 44.361419677734375; f64: 44.3614195558365).
-/// - **Source**: vLLM #47524.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct U64Flipped<T>(PhantomData<T>);
-
-impl<T: NoiseFloat> U64Flipped<T> {
-    /// The model.
-    pub const fn new() -> Self {
-        U64Flipped(PhantomData)
-    }
+recipe! {
+    /// `u64-f32-flipped`: a 64-bit uniform with the flipped transform.
+    ///
+    /// - **Lattice**: `(w0 << 32 | w1)` converted to the noise type (rounding to
+    ///   nearest) times 2^-64; u = 0 only for the word 0; u rounds to 1 for the
+    ///   top words (f32: probability 2^-25).
+    /// - **Transform**: flipped, `G = -ln(-ln_1p(-u))` in the noise type.
+    /// - **Clamp**: none: u = 0 gives E = 0, G = +inf (probability 2^-64); u = 1
+    ///   gives E = +inf, G = -inf.
+    /// - **Smallest E / largest Gumbel**: smallest positive E = 2^-64 at word 1,
+    ///   G = 44.3614 (f32: 44.361419677734375; f64: 44.3614195558365).
+    /// - **Source**: vLLM #47524.
+    U64Flipped
 }
 
 impl<T: NoiseFloat> NoiseModel for U64Flipped<T> {
@@ -209,7 +185,7 @@ impl<T: NoiseFloat> NoiseModel for U64Flipped<T> {
     }
 
     fn raw(&self, w: [u32; 4]) -> u64 {
-        two_words(w)
+        lattice::top64(w)
     }
 
     fn raw_max(&self) -> u64 {
@@ -222,26 +198,20 @@ impl<T: NoiseFloat> NoiseModel for U64Flipped<T> {
     }
 }
 
-/// `u64-f64-classic`: `tl_rand64` with the classic transform, as MRV2's
-/// `--use-fp64-gumbel`.
-///
-/// - **Lattice**: `(w0 << 32 | w1)` converted to the noise type times 2^-64,
-///   clamped below at the smallest positive normal; u rounds to 1.0 for the
-///   top 2^10 words in f64 (probability 2^-54; f32: 2^-25).
-/// - **Transform**: classic, `G = -ln(-ln u)` in the noise type.
-/// - **Clamp**: `u >= MIN_POSITIVE` of the noise type. u = 1 gives E = 0 and
-///   G = +inf.
-/// - **Smallest E / largest Gumbel**: smallest positive E = `-ln(1 - 2^-53)`
-///   = 2^-53 (1 + ...), G = 36.7368 in f64 (f32: E = 2^-24, G = 16.6355).
-/// - **Source**: MRV2 `--use-fp64-gumbel` (`tl_rand64`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct U64Classic<T>(PhantomData<T>);
-
-impl<T: NoiseFloat> U64Classic<T> {
-    /// The model.
-    pub const fn new() -> Self {
-        U64Classic(PhantomData)
-    }
+recipe! {
+    /// `u64-f64-classic`: `tl_rand64` with the classic transform, as MRV2's
+    /// `--use-fp64-gumbel`.
+    ///
+    /// - **Lattice**: `(w0 << 32 | w1)` converted to the noise type times 2^-64,
+    ///   clamped below at the smallest positive normal; u rounds to 1.0 for the
+    ///   top 2^10 words in f64 (probability 2^-54; f32: 2^-25).
+    /// - **Transform**: classic, `G = -ln(-ln u)` in the noise type.
+    /// - **Clamp**: `u >= MIN_POSITIVE` of the noise type. u = 1 gives E = 0 and
+    ///   G = +inf.
+    /// - **Smallest E / largest Gumbel**: smallest positive E = `-ln(1 - 2^-53)`
+    ///   = 2^-53 (1 + ...), G = 36.7368 in f64 (f32: E = 2^-24, G = 16.6355).
+    /// - **Source**: MRV2 `--use-fp64-gumbel` (`tl_rand64`).
+    U64Classic
 }
 
 impl<T: NoiseFloat> NoiseModel for U64Classic<T> {
@@ -265,7 +235,7 @@ impl<T: NoiseFloat> NoiseModel for U64Classic<T> {
     }
 
     fn raw(&self, w: [u32; 4]) -> u64 {
-        two_words(w)
+        lattice::top64(w)
     }
 
     fn raw_max(&self) -> u64 {

@@ -1,28 +1,20 @@
 //! The reference recipe.
 
-use core::marker::PhantomData;
-
-use super::{Branch, Draw, ModelFacts, NoiseKind, NoiseModel};
+use super::{Branch, Draw, ModelFacts, NoiseKind, NoiseModel, lattice};
 use crate::float::NoiseFloat;
 
-/// `ideal`: the reference.
-///
-/// - **Lattice**: 53-bit, `u = k * 2^-53`, `k` in [0, 2^53), from the first two
-///   Philox words `(w0 << 32 | w1) >> 11`.
-/// - **Transform**: flipped, `E = -ln_1p(-u)` in f64, rounded once to the noise type.
-/// - **Clamp**: none.
-/// - **Smallest E / largest Gumbel**: E = 0 at `k = 0` (probability 2^-53,
-///   G = +inf); the smallest positive E is 2^-53 (G = 36.7368).
-/// - **Source**: exporace's own noise (`noise::exp1`); the same transform as
-///   torch CPU eager `exponential_`, on a counter-based stream.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Ideal<T>(PhantomData<T>);
-
-impl<T: NoiseFloat> Ideal<T> {
-    /// The model.
-    pub const fn new() -> Self {
-        Ideal(PhantomData)
-    }
+recipe! {
+    /// `ideal`: the reference.
+    ///
+    /// - **Lattice**: 53-bit, `u = k * 2^-53`, `k` in [0, 2^53), from the first two
+    ///   Philox words `(w0 << 32 | w1) >> 11`.
+    /// - **Transform**: flipped, `E = -ln_1p(-u)` in f64, rounded once to the noise type.
+    /// - **Clamp**: none.
+    /// - **Smallest E / largest Gumbel**: E = 0 at `k = 0` (probability 2^-53,
+    ///   G = +inf); the smallest positive E is 2^-53 (G = 36.7368).
+    /// - **Source**: exporace's own noise (`noise::exp1`); the same transform as
+    ///   torch CPU eager `exponential_`, on a counter-based stream.
+    Ideal
 }
 
 impl<T: NoiseFloat> NoiseModel for Ideal<T> {
@@ -46,11 +38,11 @@ impl<T: NoiseFloat> NoiseModel for Ideal<T> {
     }
 
     fn raw(&self, w: [u32; 4]) -> u64 {
-        ((w[0] as u64) << 32 | w[1] as u64) >> 11
+        lattice::top53(w)
     }
 
     fn raw_max(&self) -> u64 {
-        (1 << 53) - 1
+        lattice::MAX53
     }
 
     fn transform(&self, raw: u64) -> Draw<T> {

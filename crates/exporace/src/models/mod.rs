@@ -13,6 +13,23 @@
 //! offsets depend on the GPU launch grid) reproduce the engine's lattice and
 //! transform on exporace's Philox stream, and say so in their facts.
 
+/// Declares a recipe as a zero-sized type generic over the noise float, with
+/// its documentation and a `const fn new()`.
+macro_rules! recipe {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, Default)]
+        pub struct $name<T>(core::marker::PhantomData<T>);
+
+        impl<T: crate::float::NoiseFloat> $name<T> {
+            /// The model.
+            pub const fn new() -> Self {
+                $name(core::marker::PhantomData)
+            }
+        }
+    };
+}
+
 mod catalogue;
 mod gumbel;
 mod ideal;
@@ -237,6 +254,30 @@ pub fn extremes<M: NoiseModel>(model: &M) -> Extremes<M::Float> {
         p_zero: first_positive as f64 / span,
         p_infinite: (max as u128 + 1 - first_infinite) as f64 / span,
     }
+}
+
+/// The raw integers the recipes read from a Philox block.
+pub(crate) mod lattice {
+    /// `w0 << 32 | w1`: the 64-bit recipes' integer.
+    pub fn top64(w: [u32; 4]) -> u64 {
+        (w[0] as u64) << 32 | w[1] as u64
+    }
+
+    /// Its top 53 bits: the 53-bit recipes' integer (`k` of `k * 2^-53`).
+    pub fn top53(w: [u32; 4]) -> u64 {
+        top64(w) >> 11
+    }
+
+    /// The largest 53-bit integer.
+    pub const MAX53: u64 = (1 << 53) - 1;
+
+    /// Triton's folded index of the first word (see `philox::triton_fold`).
+    pub fn triton(w: [u32; 4]) -> u64 {
+        crate::philox::triton_fold(w[0]) as u64
+    }
+
+    /// The largest folded index.
+    pub const TRITON_MAX: u64 = i32::MAX as u64;
 }
 
 /// `2^e` as f64, exact for the exponents used here.

@@ -1,34 +1,26 @@
 //! torch CPU eager `exponential_`.
 
-use core::marker::PhantomData;
-
-use super::{Branch, Draw, ModelFacts, NoiseKind, NoiseModel};
+use super::{Branch, Draw, ModelFacts, NoiseKind, NoiseModel, lattice};
 use crate::float::NoiseFloat;
 use crate::torch_cpu::exponential_of_lattice;
 
-/// `torch-cpu`: torch CPU eager `Tensor.exponential_()` (f32 and f64 tensors).
-///
-/// - **Lattice**: the low 53 bits of a 64-bit draw times 2^-53, in [0, 1).
-/// - **Transform**: flipped, `E = -log1p(-u)` in double, then cast to the
-///   tensor's dtype.
-/// - **Clamp**: none: u = 0 gives E = 0 exactly (probability 2^-53), so
-///   `inv_q = inf` and a zero weight scores NaN.
-/// - **Smallest E / largest Gumbel**: smallest positive E = 2^-53 (both
-///   dtypes), G = 36.7368.
-/// - **Source**: PyTorch `aten/src/ATen/native/cpu/DistributionTemplates.h`
-///   and `core/TransformationHelper.h`; exact replay of `torch.manual_seed`
-///   and `exponential_` (MT19937) is [`crate::torch_cpu::TorchCpuGenerator`];
-///   [`NoiseModel::draw`] puts the same lattice and transform on exporace's
-///   Philox stream (top 53 bits of the first two words, so its uniforms
-///   agree with the other models' on the same words).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct TorchCpu<T>(PhantomData<T>);
-
-impl<T: NoiseFloat> TorchCpu<T> {
-    /// The model.
-    pub const fn new() -> Self {
-        TorchCpu(PhantomData)
-    }
+recipe! {
+    /// `torch-cpu`: torch CPU eager `Tensor.exponential_()` (f32 and f64 tensors).
+    ///
+    /// - **Lattice**: the low 53 bits of a 64-bit draw times 2^-53, in [0, 1).
+    /// - **Transform**: flipped, `E = -log1p(-u)` in double, then cast to the
+    ///   tensor's dtype.
+    /// - **Clamp**: none: u = 0 gives E = 0 exactly (probability 2^-53), so
+    ///   `inv_q = inf` and a zero weight scores NaN.
+    /// - **Smallest E / largest Gumbel**: smallest positive E = 2^-53 (both
+    ///   dtypes), G = 36.7368.
+    /// - **Source**: PyTorch `aten/src/ATen/native/cpu/DistributionTemplates.h`
+    ///   and `core/TransformationHelper.h`; exact replay of `torch.manual_seed`
+    ///   and `exponential_` (MT19937) is [`crate::torch_cpu::TorchCpuGenerator`];
+    ///   [`NoiseModel::draw`] puts the same lattice and transform on exporace's
+    ///   Philox stream (top 53 bits of the first two words, so its uniforms
+    ///   agree with the other models' on the same words).
+    TorchCpu
 }
 
 impl<T: NoiseFloat> NoiseModel for TorchCpu<T> {
@@ -54,11 +46,11 @@ impl<T: NoiseFloat> NoiseModel for TorchCpu<T> {
     /// On exporace's stream: the top 53 bits of `w0 << 32 | w1` (torch itself
     /// takes the low 53 bits of its MT19937 draw; see `TorchCpuGenerator`).
     fn raw(&self, w: [u32; 4]) -> u64 {
-        ((w[0] as u64) << 32 | w[1] as u64) >> 11
+        lattice::top53(w)
     }
 
     fn raw_max(&self) -> u64 {
-        (1 << 53) - 1
+        lattice::MAX53
     }
 
     fn transform(&self, raw: u64) -> Draw<T> {

@@ -3,8 +3,8 @@
 use alloc::boxed::Box;
 use alloc::vec::Vec;
 
-use super::{Branch, Draw, ModelFacts, NoiseKind, NoiseModel, pow2};
-use crate::philox::{triton_fold, triton_scale};
+use super::{Branch, Draw, ModelFacts, NoiseKind, NoiseModel, lattice, pow2};
+use crate::philox::triton_scale;
 
 /// Entries in torch CUDA's fast-log table: E_k for k = 1 .. 2^20.
 pub const FASTLOG_LEN: usize = 1 << 20;
@@ -188,11 +188,11 @@ impl NoiseModel for TorchCuda<f64> {
     /// fp32 models' `w0 * 2^-32` on the same words (curand itself combines
     /// `x ^ (y << 21)`, which matters only for its own stream).
     fn raw(&self, w: [u32; 4]) -> u64 {
-        ((w[0] as u64) << 32 | w[1] as u64) >> 11
+        lattice::top53(w)
     }
 
     fn raw_max(&self) -> u64 {
-        (1 << 53) - 1
+        lattice::MAX53
     }
 
     fn transform(&self, raw: u64) -> Draw<f64> {
@@ -248,11 +248,11 @@ impl NoiseModel for TorchCpuCompiled {
     }
 
     fn raw(&self, w: [u32; 4]) -> u64 {
-        triton_fold(w[0]) as u64
+        lattice::triton(w)
     }
 
     fn raw_max(&self) -> u64 {
-        i32::MAX as u64
+        lattice::TRITON_MAX
     }
 
     fn transform(&self, raw: u64) -> Draw<f32> {
