@@ -194,3 +194,22 @@ fn replay_prints_the_noise_scenario_answer() {
     assert_eq!(lines.len(), 4, "{table}");
     assert!(lines[2].trim_start().starts_with('5'), "{table}");
 }
+
+#[test]
+fn a_bad_dump_is_one_line_on_stderr_and_status_1() {
+    let dir = scratch("audit-bad");
+    let dump = write_dump(&dir);
+    let bytes = std::fs::read(&dump).unwrap();
+    let cut = dir.join("cut.safetensors");
+    std::fs::write(&cut, &bytes[..bytes.len() - 8]).unwrap();
+    let (ok, out, err) = exporace(&["audit", cut.to_str().unwrap()]);
+    assert!(!ok);
+    assert_eq!(out, "");
+    assert_eq!(
+        err,
+        format!(
+            "error: {}: not a valid safetensors file: incomplete metadata, file not fully covered\n",
+            cut.display()
+        )
+    );
+}

@@ -228,21 +228,20 @@ impl Tensor {
 /// product of non-zero dimensions is bounded too, so no reader downstream
 /// can overflow computing strides.
 pub(crate) fn element_count(name: &str, dims: impl Iterator<Item = u64>) -> Result<u64> {
-    let mut nonzero = 1u64;
-    let mut zero = false;
+    let (mut nonzero, mut zero) = (1u64, false);
     for d in dims {
         if d == 0 {
             zero = true;
-            continue;
+        } else {
+            nonzero = nonzero.saturating_mul(d);
         }
-        nonzero = nonzero.saturating_mul(d);
-        if nonzero > MAX_ELEMENTS {
-            return Err(IoError::TooManyElements {
-                name: name.to_string(),
-                elements: nonzero,
-                limit: MAX_ELEMENTS,
-            });
-        }
+    }
+    if nonzero > MAX_ELEMENTS {
+        return Err(IoError::TooManyElements {
+            name: name.to_string(),
+            elements: nonzero,
+            limit: MAX_ELEMENTS,
+        });
     }
     Ok(if zero { 0 } else { nonzero })
 }
