@@ -1,7 +1,7 @@
 // The page: reads the controls, asks the exporace core (`run(scenario)` and
 // the race functions of the npm package), and shows the answers.
 import init, * as ex from "/pkg/web/exporace.js";
-import { MAX_TAILS, SPEC_STEP, buildPreset, fromLogits, manyTailGroups, parseNumbers } from "./presets.mjs";
+import { EXPERIMENT_STEP, MAX_TAILS, SPEC_STEP, buildPreset, fromLogits, manyTailGroups, parseNumbers } from "./presets.mjs";
 import { drawBars, drawScores, drawWeights } from "./chart.mjs";
 import { timeRecover } from "./live-bench.mjs";
 
@@ -400,8 +400,8 @@ function showOverflow() {
 
 // ---- theory ------------------------------------------------------------------
 
-/** The most distinct weights for which exact probabilities are computed. */
-const MAX_GROUPS = 64;
+/** The most distinct weights for which exact probabilities are computed (the cost grows with their square). */
+const MAX_GROUPS = 8;
 
 /** Runs of equal weights in token order: the groups of the exact computation. */
 function weightGroups(weights) {
@@ -420,31 +420,56 @@ function theoryModels() {
   return [...new Set(["ideal", ...pipelines()])];
 }
 
+/** The theory worker; each kind of request keeps only its latest answer. */
+const theory = { worker: null, latest: {}, next: 0, handlers: new Map() };
+
+function askTheory(kind, request, onAnswer) {
+  theory.worker ??= new Worker("theory-worker.mjs", { type: "module" });
+  theory.worker.onmessage = ({ data }) => {
+    const h = theory.handlers.get(data.id);
+    theory.handlers.delete(data.id);
+    if (h && theory.latest[h.kind] === data.id) h.onAnswer(data);
+  };
+  const id = ++theory.next;
+  theory.latest[kind] = id;
+  theory.handlers.set(id, { kind, onAnswer });
+  theory.worker.postMessage({ id, [kind]: request });
+}
+
 function showExact() {
   const groups = weightGroups(state.weights);
   const out = $("exact-out");
   if (groups.weights.length > MAX_GROUPS) {
+    theory.latest.exact = null;
     out.innerHTML = `<p>Exact probabilities are computed for up to ${MAX_GROUPS} distinct weights; this race has ` +
       `${groups.weights.length}. The many-tail, near-tie and overflow presets fit.</p>`;
     return;
   }
   const models = theoryModels();
-  const results = models.map((m) => ex.winProbabilities(m, groups.weights, groups.counts));
-  const head = models.map((m, i) => `<th>P(win) under ${esc(m)} (${results[i].precision})</th>`).join("");
-  const rows = Array.from(groups.weights, (w, g) => {
-    const first = groups.counts.slice(0, g).reduce((a, b) => a + b, 0);
-    const ids = groups.counts[g] > 1 ? `${first} .. ${first + groups.counts[g] - 1}` : String(first);
-    return `<tr data-group="${g}"><td>${ids}</td><td>${fmt(w)}</td><td>${groups.counts[g]}</td>` +
-      results.map((r, i) => `<td id="exact-${g}-${i}" title="bracket [${r.groups[g].lower}, ${r.groups[g].upper}]">` +
-        `${fmt(r.groups[g].probability)}</td>`).join("") + "</tr>";
+  out.innerHTML = "<p>Computing the exact probabilities…</p>";
+  askTheory("exact", { models, ...groups }, ({ results, error }) => {
+    if (error) {
+      out.innerHTML = `<p class="error">${esc(error)}</p>`;
+      return;
+    }
+    const head = models.map((m, i) => `<th>P(win) under ${esc(m)} (${results[i].precision})</th>`).join("");
+    let first = 0;
+    const rows = Array.from(groups.weights, (w, g) => {
+      const n = groups.counts[g];
+      const ids = n > 1 ? `${first} .. ${first + n - 1}` : String(first);
+      first += n;
+      return `<tr data-group="${g}"><td>${ids}</td><td>${fmt(w)}</td><td>${n}</td>` +
+        results.map((r, i) => `<td id="exact-${g}-${i}" title="bracket [${r.groups[g].lower}, ${r.groups[g].upper}]">` +
+          `${fmt(r.groups[g].probability)}</td>`).join("") + "</tr>";
+    });
+    out.innerHTML = `<table class="facts" id="exact-table"><tr><th>tokens</th><th>weight</th><th>count</th>${head}</tr>${rows.join("")}</table>` +
+      `<p>Largest distance from an estimate to the exact value: ${results.map((r, i) => `${esc(models[i])} ${fmt(r.maxBound)}`).join(", ")}.</p>`;
   });
-  out.innerHTML = `<table class="facts" id="exact-table"><tr><th>tokens</th><th>weight</th><th>count</th>${head}</tr>${rows.join("")}</table>` +
-    `<p>Largest distance from an estimate to the exact value: ${results.map((r, i) => `${esc(models[i])} ${fmt(r.maxBound)}`).join(", ")}.</p>`;
 }
 
-const curve = { worker: null, id: 0, key: null, series: null };
+const curve = { key: null, series: null };
 
-/** The many-tail curve: the tails' exact win probability against the gap under each model, computed in a worker. */
+/** The many-tail curve: the tails' exact win probability against the gap under each model, computed in the worker. */
 function showTailCurve() {
   const canvas = $("exact-chart");
   const on = state.preset === "many-tail";
@@ -473,19 +498,15 @@ function showTailCurve() {
   curve.key = key;
   curve.series = null;
   delete canvas.dataset.drawn;
-  curve.worker ??= new Worker("curve-worker.mjs", { type: "module" });
-  const id = ++curve.id;
-  curve.worker.onmessage = ({ data }) => {
-    if (data.id !== curve.id) return;
-    if (data.error) {
-      $("exact-out").insertAdjacentHTML("beforeend", `<p class="error">${esc(data.error)}</p>`);
+  const gaps = Array.from({ length: 21 }, (_, i) => 2 * i);
+  askTheory("curve", { models, gaps, tails, temperature }, ({ series, error }) => {
+    if (error) {
+      $("exact-out").insertAdjacentHTML("beforeend", `<p class="error">${esc(error)}</p>`);
       return;
     }
-    curve.series = data.series;
+    curve.series = series;
     draw();
-  };
-  const gaps = Array.from({ length: 21 }, (_, i) => 2 * i);
-  curve.worker.postMessage({ id, models, gaps, tails, temperature });
+  });
 }
 
 // ---- dead zone -------------------------------------------------------------
@@ -503,6 +524,95 @@ function showDeadZone() {
       )
       .join("");
   return rows[0].r;
+}
+
+// ---- experiment ------------------------------------------------------------------
+
+/** The largest vocabulary of the race sampler's experiments. */
+const MAX_EXPERIMENT_VOCAB = 4096;
+
+const experiment = { worker: null };
+
+function experimentInputs(sampler) {
+  if (sampler !== "race") {
+    return { target: Float32Array.from(EXPERIMENT_STEP.target), draft: Float32Array.from(EXPERIMENT_STEP.draft) };
+  }
+  if (state.weights.length > MAX_EXPERIMENT_VOCAB) {
+    throw new Error(`the race sampler runs on up to ${MAX_EXPERIMENT_VOCAB} tokens; this race has ${state.weights.length}`);
+  }
+  return { target: state.weights, draft: null };
+}
+
+function stopExperiment(status) {
+  experiment.worker?.terminate();
+  experiment.worker = null;
+  $("exp-run").disabled = false;
+  $("exp-cancel").disabled = true;
+  $("exp-status").textContent = status;
+}
+
+function startExperiment() {
+  const sampler = $("exp-sampler").value;
+  const model = pipelines()[0];
+  let inputs;
+  try {
+    inputs = experimentInputs(sampler);
+  } catch (e) {
+    $("exp-status").textContent = e.message;
+    return;
+  }
+  const trials = Math.max(1, num("exp-trials") | 0);
+  const seed = Number(seedValue());
+  $("exp-out").innerHTML = "";
+  $("exp-chart").hidden = true;
+  $("exp-progress").value = 0;
+  $("exp-run").disabled = true;
+  $("exp-cancel").disabled = false;
+  $("exp-status").textContent = `Running ${trials} trials under ${model}…`;
+  const worker = new Worker("experiment-worker.mjs", { type: "module" });
+  experiment.worker = worker;
+  worker.onmessage = ({ data }) => {
+    if (data.progress !== undefined) {
+      $("exp-progress").value = data.progress;
+      return;
+    }
+    if (data.error) return stopExperiment(`The experiment failed: ${data.error}`);
+    stopExperiment(`Done: ${trials} trials under ${model}.`);
+    showExperiment(data.report, sampler, model);
+  };
+  worker.onerror = (e) => stopExperiment(`The experiment failed: ${e.message}`);
+  worker.postMessage({ model, ...inputs, options: { sampler, trials, seed, nanPolicy: $("nan-policy").value } });
+}
+
+function showExperiment(r, sampler, model) {
+  const cats = r.categories;
+  $("exp-out").innerHTML =
+    `<table class="facts" id="exp-summary"><tr><th>trials</th><th>chi-square</th><th>df</th><th>p-value</th>` +
+    `<th>max |z|</th><th>TV to expectation</th><th>TV to target</th><th>impossible seen</th></tr>` +
+    `<tr><td>${r.trials}</td><td>${fmt(r.chiSquare)}</td><td>${r.df}</td><td>${fmt(r.pValue)}</td><td>${fmt(r.maxAbsZ)}</td>` +
+    `<td>${fmt(r.tvDistance)}</td><td>${fmt(r.tvToTarget)}</td><td>${r.impossibleSeen}</td></tr></table>` +
+    (sampler === "rejection_shared"
+      ? "<p>Shared noise: the expectation is the target itself (what an unbiased sampler gives); the distance to it is the measured bias.</p>"
+      : "") +
+    `<details><summary>${cats.length} categories</summary><table class="facts" id="exp-categories"><tr><th>tokens</th>` +
+    "<th>expected probability</th><th>observed</th><th>z</th></tr>" +
+    cats
+      .slice(0, 200)
+      .map((c) => `<tr><td>${c.tokens > 1 ? `${c.first} .. ${c.first + c.tokens - 1}` : c.first}</td><td>${fmt(c.expected)}</td>` +
+        `<td>${c.observed}</td><td>${fmt(c.z)}</td></tr>`)
+      .join("") +
+    "</table></details>";
+  const canvas = $("exp-chart");
+  canvas.hidden = false;
+  // Observed share of the trials beside the exact expectation, per category.
+  drawScores(canvas, cats.slice(0, 64).map((c) => ({ token: c.first, a: c.observed / r.trials, b: c.expected })), {
+    nameA: `observed frequency (${model})`,
+    nameB: "exact expectation",
+    winnerA: -1,
+    winnerB: -1,
+    highlight: new Set(cats.filter((c) => Math.abs(c.z) > 4).map((c) => c.first)),
+    highlightLabel: "yellow: |z| > 4",
+  });
 }
 
 // ---- speculative decoding ---------------------------------------------------
@@ -733,6 +843,8 @@ async function main() {
   for (const id of ["model-a", "model-b", "seed", "row", "start", "nan-policy"]) $(id).onchange = refresh;
   $("apply-paste").onclick = () => applyPaste();
   $("perf-run").onclick = runLiveBench;
+  $("exp-run").onclick = startExperiment;
+  $("exp-cancel").onclick = () => stopExperiment(`Cancelled at ${Math.round($("exp-progress").value * 100)}%.`);
   $("perf-b").onchange = $("perf-precision").onchange = drawNativeRecover;
   $("gap-slider").oninput = () => {
     $("gap").value = $("gap-slider").value;

@@ -100,7 +100,7 @@ export function drawWeights(canvas, weights, { floor = 1e-12, threshold = null, 
  * winner of each precision is marked and flipped tokens are highlighted.
  * `rows`: [{token, a, b}] with scores as returned by the core (numbers or "inf"/"nan").
  */
-export function drawScores(canvas, rows, { nameA, nameB, winnerA, winnerB, highlight = new Set() }) {
+export function drawScores(canvas, rows, { nameA, nameB, winnerA, winnerB, highlight = new Set(), highlightLabel = "yellow: tokens that flip" }) {
   const g = { ...setup(canvas), top: 30 };
   const { ctx, left, right, top, bottom } = g;
   const finite = rows.flatMap((r) => [r.a, r.b]).filter((v) => typeof v === "number" && v > 0);
@@ -143,7 +143,8 @@ export function drawScores(canvas, rows, { nameA, nameB, winnerA, winnerB, highl
   ctx.textAlign = "left";
   ctx.textBaseline = "middle";
   let x = left;
-  for (const [text, color] of [[`■ ${nameA}`, COLORS.a], [`■ ${nameB}`, COLORS.b], ["★ winner", COLORS.mark], ["yellow: tokens that flip", "#b38600"]]) {
+  const legend = [[`■ ${nameA}`, COLORS.a], [`■ ${nameB}`, COLORS.b], ["★ winner", COLORS.mark], [highlightLabel, "#b38600"]];
+  for (const [text, color] of legend.filter(([t]) => winnerA >= 0 || t !== "★ winner")) {
     ctx.fillStyle = color;
     ctx.fillText(text, x, 14);
     x += ctx.measureText(text).width + 24;

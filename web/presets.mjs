@@ -99,6 +99,13 @@ export const SPEC_STEP = {
   ],
 };
 
+/**
+ * The experiment's speculative position: a draft that puts most of its mass on
+ * token 2, which the target mostly rejects, so the recovered token decides
+ * often and shared noise (#54282) shows.
+ */
+export const EXPERIMENT_STEP = { target: [0.4, 0.4, 0.2], draft: [0.1, 0.2, 0.7] };
+
 /** Parses pasted numbers (commas, spaces or new lines). */
 export function parseNumbers(text) {
   const parts = text.split(/[\s,;\[\]]+/).filter(Boolean);

@@ -68,6 +68,7 @@ test("with COOP/COEP: threaded pool, many-tail dead zone, near-tie flip, overflo
   assert.match(await text(page, "#model-facts"), /curand: fp32\(x\) \* 2\^-32/);
   assert.equal(await page.locator("#draws tr[data-i]").count(), 8);
   // Exact win probabilities of the tails: ideal, torch CUDA fp32 (dead), fp64.
+  await page.waitForSelector("#exact-table", { timeout: 120000 });
   const ideal = Number(await text(page, "#exact-1-0"));
   assert.ok(Math.abs(ideal - 3.2761e-4) < 1e-7, `ideal tail probability ${ideal}`);
   assert.equal(await text(page, "#exact-1-1"), "0", "fp32 torch CUDA: tails never win");
@@ -179,6 +180,60 @@ test("edit a draw to E = 0, share the link, reload to the same state; performanc
   }
   assert.match(await text(page, "#perf-live"), /Same winners on every thread count/);
   await page.screenshot({ path: join(shots, "edited-shared-perf.png"), fullPage: true });
+  assert.deepEqual(errors, []);
+});
+
+test("experiment in a worker: runs to completion against the exact expectation, cancels, measures the shared-noise bias", async () => {
+  const { page, errors } = await open(true);
+  await page.selectOption("#exp-sampler", "race");
+  await page.click("#exp-run");
+  assert.match(await text(page, "#exp-status"), /runs on up to 4096 tokens; this race has 262145/);
+
+  // Five pasted weights, four distinct: four categories.
+  await page.click("#paste-box summary");
+  await page.fill("#paste", "0.5 0.25 0.125 0.0625 0.0625");
+  const before = await page.evaluate(() => Number(document.body.dataset.ready));
+  await page.click("#apply-paste");
+  await page.waitForFunction((n) => Number(document.body.dataset.ready) > n, before);
+  await page.waitForSelector("#exact-table", { timeout: 120000 });
+  assert.equal(await page.locator("#exact-table tr").count(), 5);
+  await page.fill("#exp-trials", "20480");
+  await page.click("#exp-run");
+  await page.waitForSelector("#exp-summary", { timeout: 120000 });
+  assert.equal(await page.locator("#exp-progress").evaluate((p) => p.value), 1);
+  assert.equal(await text(page, "#exp-status"), "Done: 20480 trials under torch-cuda-f32.");
+  const [, row] = (await page.locator("#exp-summary tr").allInnerTexts()).map((r) => r.split("\t"));
+  assert.equal(row[0], "20480");
+  assert.equal(row[2], "3", "four categories: three degrees of freedom");
+  assert.ok(Number(row[3]) > 1e-4, `p-value ${row[3]}: the race samples the pasted weights`);
+  assert.equal(row[7], "false");
+  assert.equal(await page.locator("#exp-categories tr").count(), 5);
+
+  // A long run, cancelled while it runs: the page answers clicks meanwhile.
+  await page.fill("#exp-trials", "10000000");
+  await page.click("#exp-run");
+  await page.waitForFunction(() => document.getElementById("exp-progress").value > 0, null, { timeout: 60000 });
+  assert.equal(await page.locator("#exp-run").isDisabled(), true);
+  await page.click("#exp-cancel");
+  assert.match(await text(page, "#exp-status"), /^Cancelled at \d+%\.$/);
+  assert.equal(await page.locator("#exp-run").isDisabled(), false);
+  assert.equal(await page.locator("#exp-summary").count(), 0);
+
+  // #54282: the draft drawn on the recovery race's own noise biases the output.
+  const tvToTarget = async (sampler) => {
+    await page.selectOption("#exp-sampler", sampler);
+    await page.fill("#exp-trials", "100000");
+    await page.click("#exp-run");
+    await page.waitForSelector("#exp-summary", { timeout: 120000 });
+    const [, r] = (await page.locator("#exp-summary tr").allInnerTexts()).map((x) => x.split("\t"));
+    return { tv: Number(r[6]), p: Number(r[3]) };
+  };
+  const salted = await tvToTarget("rejection");
+  const shared = await tvToTarget("rejection_shared");
+  assert.ok(salted.p > 1e-4, `independent noise fits the target: p = ${salted.p}`);
+  assert.ok(shared.p < 1e-6, `shared noise is biased: p = ${shared.p}`);
+  assert.ok(shared.tv > salted.tv, `bias ${shared.tv} against ${salted.tv}`);
+  await page.locator("#experiment").screenshot({ path: join(shots, "experiment.png") });
   assert.deepEqual(errors, []);
 });
 

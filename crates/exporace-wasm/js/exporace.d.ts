@@ -235,6 +235,63 @@ export function winProbabilities(
   precision?: "f32" | "f64",
 ): WinProbabilities;
 
+/** One category of an experiment: a run of tokens with equal weights. */
+export interface ExperimentCategory {
+  /** Its first token. */
+  first: number;
+  /** Its number of tokens. */
+  tokens: number;
+  /** Expected probability. */
+  expected: number;
+  /** Observed count. */
+  observed: number;
+  /** `(observed - n p) / sqrt(n p (1 - p))`; infinite when an impossible category was seen. */
+  z: number;
+}
+
+/** The outcome of {@link runExperiment}. */
+export interface ExperimentReport {
+  /** Per-token counts. */
+  counts: number[];
+  /** Per-token exact expectation under the model. */
+  expected: number[];
+  /** The counts pooled into categories, in token order. */
+  categories: ExperimentCategory[];
+  /** Number of trials. */
+  trials: number;
+  /** Pearson's chi-square over the categories of positive expectation. */
+  chiSquare: number;
+  /** Its degrees of freedom. */
+  df: number;
+  /** Upper-tail p-value of `chiSquare`. */
+  pValue: number;
+  /** Total variation distance between the observed frequencies and the expectation. */
+  tvDistance: number;
+  /** The largest `|z|`. */
+  maxAbsZ: number;
+  /** Whether a category of expected probability 0 was observed. */
+  impossibleSeen: boolean;
+  /** Total variation distance between the observed frequencies and the normalised target. */
+  tvToTarget: number;
+}
+
+/**
+ * A Monte Carlo experiment under a catalogue noise model, measured against the
+ * exact expectation (chi-square, z, p-values). Trial t draws from addresses
+ * keyed by t, so a seed gives the same counts everywhere.
+ * @param draft Draft probabilities, required by the `recovered` and `rejection*` samplers.
+ * @param options `sampler`: `"race"`, `"recovered"`, `"rejection"` (draft on its own noise) or
+ *   `"rejection_shared"` (draft on the recovery race's noise: the bias of vLLM #54282).
+ * @param onProgress Called with the fraction done after each chunk of 1024 trials.
+ */
+export function runExperiment(
+  model: string,
+  target: Float32Array,
+  draft: Float32Array | null,
+  options: { sampler: "race" | "recovered" | "rejection" | "rejection_shared"; trials: number; seed?: number; nanPolicy?: NanPolicy },
+  onProgress?: (fraction: number) => void,
+): ExperimentReport;
+
 /** One line of a {@link CurveChart}. */
 export interface CurveSeries {
   /** The legend's label. */

@@ -47,6 +47,17 @@ fn precision_arg(v: &JsValue) -> JsResult<Option<Precision>> {
     }
 }
 
+/// The catalogue model named `model`, or an error listing the catalogue.
+pub(crate) fn catalogue_entry(model: &str) -> JsResult<&'static CatalogueEntry> {
+    CatalogueEntry::find(model).ok_or_else(|| {
+        let names: Vec<&str> = CATALOGUE.iter().map(|e| e.name).collect();
+        JsError::new(&format!(
+            "unknown model \"{model}\"; the catalogue has {}",
+            names.join(", ")
+        ))
+    })
+}
+
 /// Exact win probabilities of groups of tokens (`weights[g]` shared by
 /// `counts[g]` tokens, groups in token-id order) under the catalogue model
 /// `model`, at its own precision or at `precision` (`"f32"` / `"f64"`).
@@ -57,13 +68,7 @@ pub fn win_probabilities(
     counts: JsValue,
     precision: JsValue,
 ) -> JsResult<JsValue> {
-    let entry = CatalogueEntry::find(model).ok_or_else(|| {
-        let names: Vec<&str> = CATALOGUE.iter().map(|e| e.name).collect();
-        JsError::new(&format!(
-            "unknown model \"{model}\"; the catalogue has {}",
-            names.join(", ")
-        ))
-    })?;
+    let entry = catalogue_entry(model)?;
     let precision = precision_arg(&precision)?;
     let weights = args::array::<f64>(&weights, "weights")?;
     let counts = args::array::<f64>(&counts, "counts")?;

@@ -20,6 +20,7 @@
 
 mod args;
 mod exact;
+mod experiment;
 mod output;
 mod race;
 mod random;
@@ -30,10 +31,11 @@ mod threads;
 mod viz;
 
 pub use exact::win_probabilities;
+pub use experiment::run_experiment;
 pub use race::{race_div, race_mul};
 pub use random::{fill_inv_q, fill_q, fill_uniform, rand, randint, randint4x};
 pub use scenario::{camel_keys, run};
 pub use spec::{recover_tokens, rejection_sample};
-pub use viz::draw_curves;
 #[cfg(feature = "threads")]
 pub use threads::{init_thread_pool, recover_tokens_traced, thread_count};
+pub use viz::draw_curves;

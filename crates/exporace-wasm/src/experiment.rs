@@ -1,0 +1,171 @@
+//! Monte Carlo experiments (`exporace::experiment`) against the exact
+//! expectation, reporting their progress to a JavaScript callback after each
+//! chunk of trials. A page runs them in a worker and cancels one by ending
+//! the worker.
+
+use std::cell::RefCell;
+
+use exporace::NanPolicy;
+use exporace::exact::ExactOptions;
+use exporace::experiment::{self, Control, Coupling, Report, Sampler, Setup};
+use exporace::models::{ModelVisitor, NoiseModel};
+use js_sys::Function;
+use serde::{Deserialize, Serialize};
+use wasm_bindgen::prelude::*;
+
+use crate::args::{self, JsResult};
+use crate::exact::catalogue_entry;
+
+thread_local! {
+    /// The progress callback of the running experiment on this thread.
+    static PROGRESS: RefCell<Option<Function>> = const { RefCell::new(None) };
+}
+
+/// The options of `runExperiment`.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct Options {
+    sampler: String,
+    trials: f64,
+    #[serde(default)]
+    seed: f64,
+    #[serde(default)]
+    nan_policy: NanPolicy,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct CategoryJs {
+    first: usize,
+    tokens: usize,
+    expected: f64,
+    observed: f64,
+    z: f64,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ReportJs {
+    counts: Vec<f64>,
+    expected: Vec<f64>,
+    categories: Vec<CategoryJs>,
+    trials: f64,
+    chi_square: f64,
+    df: usize,
+    p_value: f64,
+    tv_distance: f64,
+    max_abs_z: f64,
+    impossible_seen: bool,
+    tv_to_target: f64,
+}
+
+impl From<Report> for ReportJs {
+    fn from(r: Report) -> Self {
+        let f = r.fit;
+        ReportJs {
+            counts: r.counts.iter().map(|&c| c as f64).collect(),
+            expected: r.expected,
+            categories: f
+                .categories
+                .iter()
+                .map(|c| CategoryJs {
+                    first: c.first,
+                    tokens: c.tokens,
+                    expected: c.expected,
+                    observed: c.observed as f64,
+                    z: c.z,
+                })
+                .collect(),
+            trials: f.trials as f64,
+            chi_square: f.chi_square,
+            df: f.df,
+            p_value: f.p_value,
+            tv_distance: f.tv_distance,
+            max_abs_z: f.max_abs_z,
+            impossible_seen: f.impossible_seen,
+            tv_to_target: r.tv_to_target,
+        }
+    }
+}
+
+struct Run<'a>(Setup<'a>);
+
+impl ModelVisitor for Run<'_> {
+    type Output = exporace::Result<Report>;
+    fn visit<M: NoiseModel>(self, model: &M) -> Self::Output {
+        let progress = |fraction: f64| {
+            PROGRESS.with(|p| {
+                if let Some(f) = p.borrow().as_ref() {
+                    // A throwing callback must not stop the experiment.
+                    let _ = f.call1(&JsValue::NULL, &JsValue::from_f64(fraction));
+                }
+            });
+        };
+        let control = Control {
+            progress: Some(&progress),
+            cancel: None,
+        };
+        experiment::run(model, &self.0, &ExactOptions::default(), &control)
+    }
+}
+
+/// Runs a Monte Carlo experiment of `options.trials` trials under the
+/// catalogue model `model` and measures the histogram against the exact
+/// expectation. `options.sampler`: `"race"` (weights `target`),
+/// `"recovered"` (the residual of `target` and `draft`), `"rejection"` (a
+/// rejection step with a draft drawn on its own noise) or
+/// `"rejection_shared"` (the draft drawn on the recovery race's noise, the
+/// bias of vLLM #54282). `onProgress(fraction)` is called after each chunk.
+#[wasm_bindgen(js_name = runExperiment)]
+pub fn run_experiment(
+    model: &str,
+    target: JsValue,
+    draft: JsValue,
+    options: JsValue,
+    on_progress: Option<Function>,
+) -> JsResult<JsValue> {
+    let entry = catalogue_entry(model)?;
+    let target = args::array::<f32>(&target, "target")?;
+    let draft = args::optional_array::<f32>(&draft, "draft")?;
+    args::object(
+        &options,
+        "options",
+        &["sampler", "trials", "seed", "nanPolicy"],
+    )?;
+    let o: Options = serde_wasm_bindgen::from_value(options)
+        .map_err(|e| JsError::new(&format!("options: {}", args::message(e))))?;
+    let sampler = match o.sampler.as_str() {
+        "race" => Sampler::Race,
+        "recovered" => Sampler::Recovered,
+        "rejection" => Sampler::Rejection(Coupling::Salted),
+        "rejection_shared" => Sampler::Rejection(Coupling::Shared),
+        other => {
+            return Err(JsError::new(&format!(
+                "options.sampler must be \"race\", \"recovered\", \"rejection\" or \"rejection_shared\", got \"{other}\""
+            )));
+        }
+    };
+    let whole = |v: f64, what: &str| {
+        if v >= 0.0 && v.fract() == 0.0 && v <= 2f64.powi(53) {
+            Ok(v as u64)
+        } else {
+            Err(JsError::new(&format!(
+                "options.{what} must be a whole number in [0, 2^53], got {v}"
+            )))
+        }
+    };
+    let setup = Setup {
+        target: &target,
+        draft: draft.as_deref(),
+        sampler,
+        trials: whole(o.trials, "trials")?,
+        seed: whole(o.seed, "seed")?,
+        policy: o.nan_policy,
+    };
+    PROGRESS.with(|p| *p.borrow_mut() = on_progress);
+    let report = entry.visit(None, Run(setup));
+    PROGRESS.with(|p| *p.borrow_mut() = None);
+    let report = ReportJs::from(report??);
+    serde_wasm_bindgen::to_value(&report)
+        .map_err(|e| JsError::new(&format!("converting the result: {}", args::message(e))))
+}

@@ -1,0 +1,19 @@
+// Module Web Worker running one Monte Carlo experiment of the core
+// (runExperiment) so the page stays responsive: it posts {progress} after
+// each chunk of trials, then {report} or {error}. The page cancels a run by
+// ending this worker.
+import init, * as ex from "/pkg/web/exporace.js";
+
+const ready = init();
+
+onmessage = async ({ data }) => {
+  try {
+    await ready;
+    const report = ex.runExperiment(data.model, data.target, data.draft, data.options, (progress) =>
+      postMessage({ progress }),
+    );
+    postMessage({ report });
+  } catch (e) {
+    postMessage({ error: String((e && e.message) || e) });
+  }
+};
