@@ -299,8 +299,10 @@ function showCompare() {
     state.lastReport = report;
   } catch (e) {
     $("compare-summary").innerHTML = `<p class="error">${esc(e.message)}</p>`;
+    $("score-chart").hidden = true;
     return null;
   }
+  $("score-chart").hidden = false;
   const r = report.result;
   const line = (name, race) =>
     `<tr><th>${esc(name)}</th><td>token ${race.winner.token}</td><td>${fmt(race.winner.score)}</td>` +

@@ -114,6 +114,10 @@ test("with COOP/COEP: threaded pool, many-tail dead zone, near-tie flip, overflo
   assert.equal(await page.locator("#spec-trace tr").count(), 4);
   assert.equal(await text(page, "#spec-output"), "[[1,1,-1],[2,-1,-1]]");
   assert.match(await text(page, "#spec-trace"), /0\t0\t1\t0\.5\t0\.8\t0\.4950397946340347\taccepted/);
+  assert.equal(await page.locator("#score-chart").isHidden(), true, "no scores to draw when the race refuses");
+  await choose(page, "nan-policy", "nan_never_wins");
+  assert.equal(await page.locator("#score-chart").isHidden(), false);
+  await page.waitForSelector("#exact-table", { timeout: 120000 });
   await page.screenshot({ path: join(shots, "overflow.png"), fullPage: true });
   assert.deepEqual(errors, []);
 });
