@@ -97,6 +97,13 @@ pub struct AuditArgs {
     /// Write SVG charts into this directory.
     #[arg(long)]
     pub charts: Option<PathBuf>,
+    /// Write a regression fixture (inputs and expected outputs per precision
+    /// and NaN policy, see docs/fixtures.md) into this directory.
+    #[arg(long)]
+    pub fixture: Option<PathBuf>,
+    /// Put only this request (index into `cu_num_draft_tokens`) in the fixture.
+    #[arg(long, requires = "fixture")]
+    pub fixture_request: Option<usize>,
     /// Rows of the terminal table (flips, overflows and errors first).
     #[arg(long, default_value_t = 40)]
     pub rows: usize,
@@ -498,6 +505,21 @@ pub fn run(args: &AuditArgs) -> Result<String, String> {
     }
     for c in &charts {
         let _ = write!(out, "\nchart: {}", c.display());
+    }
+    if let Some(dir) = &args.fixture {
+        let (fixture, source) = match args.fixture_request {
+            Some(r) => (
+                exporace_io::fixture::request(&dump, r).map_err(|e| e.to_string())?,
+                format!("exporace audit of {name}, request {r}"),
+            ),
+            None => (dump.clone(), format!("exporace audit of {name}")),
+        };
+        exporace_io::fixture::write_fixture(dir, &source, &fixture).map_err(|e| e.to_string())?;
+        let _ = write!(
+            out,
+            "\nfixture: {}",
+            dir.join(exporace_io::fixture::MANIFEST).display()
+        );
     }
     Ok(out)
 }

@@ -20,6 +20,15 @@ fn exporace(args: &[&str]) -> (bool, String, String) {
     )
 }
 
+/// A fixture that holds against this build, and its manifest.
+fn checked_fixture(dir: &Path) -> Value {
+    assert_eq!(
+        exporace_io::fixture::check_fixture(dir).unwrap(),
+        Vec::<String>::new()
+    );
+    serde_json::from_str(&std::fs::read_to_string(dir.join("fixture.json")).unwrap()).unwrap()
+}
+
 fn scratch(name: &str) -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
     let _ = std::fs::remove_dir_all(&dir);
@@ -73,6 +82,10 @@ fn audit_reports_the_planted_flip_and_overflow_and_writes_charts() {
         json_path.to_str().unwrap(),
         "--charts",
         charts.to_str().unwrap(),
+        "--fixture",
+        dir.join("fixture").to_str().unwrap(),
+        "--fixture-request",
+        "0",
     ]);
     assert!(ok, "{err}");
     assert!(out.contains("FLIP"), "{out}");
@@ -116,6 +129,38 @@ fn audit_reports_the_planted_flip_and_overflow_and_writes_charts() {
         json!([[0, -1, -1], [0, -1, -1]])
     );
     assert_eq!(r["rejection"]["differs"], true);
+    // The fixture of request 0: its two positions, every precision and policy.
+    let fx = dir.join("fixture");
+    let m = checked_fixture(&fx);
+    assert_eq!(
+        (m["num_requests"].clone(), m["num_tokens"].clone()),
+        (json!(1), json!(2))
+    );
+    assert_eq!(m["expected"].as_array().unwrap().len(), 6);
+    let ids = |f: &str| exporace_io::read_npy_file(&fx.join(f)).unwrap().data;
+    use exporace_io::Data;
+    assert_eq!(
+        ids("recovered_f64_first_nan_wins.npy"),
+        Data::I32(vec![1, 1])
+    );
+    assert_eq!(
+        ids("recovered_f32_first_nan_wins.npy"),
+        Data::I32(vec![0, 1])
+    );
+    assert_eq!(
+        ids("output_token_ids_f64_reject.npy"),
+        Data::I32(vec![1, -1, -1])
+    );
+    // A tampered expectation is caught.
+    exporace_io::write_npy_file(
+        &fx.join("recovered_f32_reject.npy"),
+        &Tensor::vector(Data::I32(vec![3, 3])),
+    )
+    .unwrap();
+    assert_eq!(
+        exporace_io::fixture::check_fixture(&fx).unwrap(),
+        vec!["recovered tokens differ for f32_reject".to_string()]
+    );
     for f in ["margins.svg", "dead_zone.svg"] {
         let svg = std::fs::read_to_string(charts.join(f)).unwrap();
         assert!(
@@ -140,6 +185,8 @@ fn npy_flags_at_f32_see_the_cast_noise_and_reject_policy_names_the_nan() {
     let json_path = dir.join("r.json");
     args.extend(["--precision", "f32", "--nan-policy", "reject", "--json"].map(String::from));
     args.push(json_path.to_str().unwrap().into());
+    args.push("--fixture".into());
+    args.push(dir.join("fixture").to_str().unwrap().into());
     let refs: Vec<&str> = args.iter().map(String::as_str).collect();
     let (ok, out, err) = exporace(&refs);
     assert!(ok, "{err}");
@@ -152,6 +199,18 @@ fn npy_flags_at_f32_see_the_cast_noise_and_reject_policy_names_the_nan() {
         "NaN score at token 0 (weight 0 times noise inf); the NaN policy is `reject`"
     );
     assert!(out.contains("NaN-policy errors: 1"), "{out}");
+    // The whole dump's fixture records the error `reject` raises at request 1.
+    let fx = dir.join("fixture");
+    let m = checked_fixture(&fx);
+    assert_eq!(m["expected"][2]["nan_policy"], "reject");
+    assert_eq!(
+        m["expected"][2]["error"],
+        "NaN score at token 0 (weight 0 times noise inf); the NaN policy is `reject`"
+    );
+    assert_eq!(
+        m["expected"][0]["recovered"],
+        "recovered_f32_first_nan_wins.npy"
+    );
 }
 
 #[test]

@@ -3,7 +3,7 @@
 //! Engine dumps in and regression fixtures out, for [`exporace`]: readers
 //! and writers for `.npy` (through `npyz`) and safetensors (through the
 //! `safetensors` crate), with f16 and bf16 converted through `half`, the
-//! vLLM dump layout ([`Dump`]) and the fixture format ([`fixture`]).
+//! vLLM dump layout ([`Dump`]) and regression fixtures ([`fixture`]).
 //!
 //! Everything that reads outside input returns a typed [`IoError`] and never
 //! panics: sizes from a header are checked against the file's length before
