@@ -7,9 +7,14 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{BenchmarkGroup, Criterion, SamplingMode, Throughput, measurement::WallTime};
+use exporace::exact::{ExactOptions, win_probabilities_of};
+use exporace::models::CatalogueEntry;
 use exporace::noise::{self, Stream};
 use exporace::{Form, NanPolicy, NoiseFloat, race_div, race_seeded, recover_tokens};
-use exporace_bench::{BATCHES, Recover, THREADS, VOCABS, probe, probe_par, scalar_div};
+use exporace_bench::{
+    BATCHES, EXACT_MODELS, Recover, THREADS, VOCABS, many_tail, note_load, probe, probe_par,
+    scalar_div,
+};
 use rayon::{ThreadPool, ThreadPoolBuilder};
 
 fn pools() -> Vec<(usize, ThreadPool)> {
@@ -26,12 +31,15 @@ fn pools() -> Vec<(usize, ThreadPool)> {
 }
 
 fn group<'a>(c: &'a mut Criterion, name: &str, bytes: usize) -> BenchmarkGroup<'a, WallTime> {
+    note_load(name);
     let mut g = c.benchmark_group(name);
     g.sample_size(10)
         .warm_up_time(Duration::from_millis(300))
         .measurement_time(Duration::from_millis(1200))
-        .sampling_mode(SamplingMode::Flat)
-        .throughput(Throughput::Bytes(bytes as u64));
+        .sampling_mode(SamplingMode::Flat);
+    if bytes > 0 {
+        g.throughput(Throughput::Bytes(bytes as u64));
+    }
     g
 }
 
@@ -146,6 +154,21 @@ fn seeded<T: NoiseFloat>(c: &mut Criterion, pools: &[(usize, ThreadPool)]) {
     g.finish();
 }
 
+/// Exact win probabilities of vLLM #43150's many-tail case (one head, 262144
+/// tails 20.5 nats below) under a model, with the default options. One thread:
+/// the computation is sequential.
+fn exact(c: &mut Criterion) {
+    let groups = many_tail();
+    for name in EXACT_MODELS {
+        let entry = CatalogueEntry::find(name).expect("a catalogue model");
+        let mut g = group(c, &format!("exact/{name}/many-tail"), 0);
+        g.bench_function("kernel-1t", |bn| {
+            bn.iter(|| win_probabilities_of(entry, black_box(&groups), &ExactOptions::default()))
+        });
+        g.finish();
+    }
+}
+
 fn all(c: &mut Criterion) {
     let pools = pools();
     recover::<f32>(c, &pools);
@@ -156,6 +179,7 @@ fn all(c: &mut Criterion) {
     seeded::<f64>(c, &pools);
     noise_alone::<f32>(c);
     noise_alone::<f64>(c);
+    exact(c);
 }
 
 criterion::criterion_group!(benches, all);

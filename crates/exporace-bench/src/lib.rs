@@ -14,6 +14,63 @@ pub const VOCABS: [usize; 4] = [32_000, 128_256, 152_064, 262_144];
 /// Thread counts.
 pub const THREADS: [usize; 2] = [1, 2];
 
+/// The models of the exact many-tail case: vLLM's f32 CUDA noise and a
+/// 64-bit classic recipe in f64.
+pub const EXACT_MODELS: [&str; 2] = ["torch-cuda-f32", "u64-f64-classic"];
+
+/// vLLM #43150's many-tail case: one head of weight 1 and 262144 tails of
+/// weight `e^-20.5` rounded to f32.
+pub fn many_tail() -> [exporace::exact::Group; 2] {
+    use exporace::exact::Group;
+    let tail = (-20.5f64).exp() as f32 as f64;
+    [Group::new(1.0, 1), Group::new(tail, 262_144)]
+}
+
+/// The file where the benchmarks note the load average as each group starts:
+/// `loadavg.tsv` in criterion's directory (`CRITERION_HOME`, or `criterion`
+/// in `CARGO_TARGET_DIR` or in the target directory holding the binary).
+pub fn load_file() -> Option<std::path::PathBuf> {
+    if let Some(home) = std::env::var_os("CRITERION_HOME") {
+        return Some(std::path::PathBuf::from(home).join("loadavg.tsv"));
+    }
+    let target = match std::env::var_os("CARGO_TARGET_DIR") {
+        Some(d) => std::path::PathBuf::from(d),
+        None => std::env::current_exe()
+            .ok()?
+            .parent()?
+            .parent()?
+            .parent()?
+            .to_path_buf(),
+    };
+    Some(target.join("criterion").join("loadavg.tsv"))
+}
+
+/// The 1, 5 and 15 minute load averages of `/proc/loadavg`, if readable.
+pub fn load_average() -> Option<[f64; 3]> {
+    let text = std::fs::read_to_string("/proc/loadavg").ok()?;
+    let mut it = text.split_whitespace().map(|x| x.parse::<f64>().ok());
+    Some([it.next()??, it.next()??, it.next()??])
+}
+
+/// Appends `group<TAB>load1 load5 load15` to [`load_file`]; the last line of
+/// a group is the one `bench-report` reports.
+pub fn note_load(group: &str) {
+    use std::io::Write;
+    let (Some(path), Some([a, b, c])) = (load_file(), load_average()) else {
+        return;
+    };
+    if let Some(dir) = path.parent() {
+        let _ = std::fs::create_dir_all(dir);
+    }
+    if let Ok(mut f) = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path)
+    {
+        let _ = writeln!(f, "{group}\t{a} {b} {c}");
+    }
+}
+
 /// Reads every word of `buf` once (a vectorised wrapping sum): the read
 /// bandwidth a kernel over the same number of bytes can hope for.
 pub fn probe(buf: &[u32]) -> u32 {

@@ -66,8 +66,27 @@ fn size(group: &str) -> (f64, f64) {
         Some("recover") => (b * 4.0 * v, b * 4.0 * v * 4.0 + b * v * noise),
         Some("race") => (v, v * (4.0 + noise)),
         Some("seeded") => (v, v * 4.0),
+        // The tokens of the many-tail case (one head, 262144 tails).
+        Some("exact") => (262_145.0, 0.0),
         _ => (v, v * noise),
     }
+}
+
+/// The last load averages noted for each group by the benchmarks.
+fn loads(root: &Path) -> BTreeMap<String, Vec<f64>> {
+    let text = std::fs::read_to_string(root.join("loadavg.tsv")).unwrap_or_default();
+    text.lines()
+        .filter_map(|l| {
+            let (g, v) = l.split_once('\t')?;
+            let v: Vec<f64> = v.split(' ').filter_map(|x| x.parse().ok()).collect();
+            Some((g.to_string(), v))
+        })
+        .collect()
+}
+
+/// Upper bounds in ns that the issue sets on whole cases.
+fn target_ns(group: &str) -> Option<f64> {
+    group.starts_with("exact/").then_some(50e6)
 }
 
 fn run(cmd: &str, args: &[&str]) -> String {
@@ -83,6 +102,7 @@ fn main() {
     let root = PathBuf::from(args.get(1).map_or("target/native/criterion", |s| s));
     let out = PathBuf::from(args.get(2).map_or("benches/results.json", |s| s));
     let groups = medians(&root);
+    let load = loads(&root);
     let mut cases = Vec::new();
     println!(
         "{:<28} {:>9} {:>10} {:>8} {:>9} {:>10}",
@@ -97,6 +117,33 @@ fn main() {
             else {
                 continue;
             };
+            let load_average = load.get(group.as_str());
+            if let Some(target) = target_ns(group) {
+                println!(
+                    "{group:<28} {function:>9} {:>10.3} ms, target {:.0} ms: {}",
+                    ns / 1e6,
+                    target / 1e6,
+                    if ns < target { "met" } else { "not met" }
+                );
+                cases.push(json!({
+                    "case": group,
+                    "threads": threads.parse::<u32>().unwrap_or(1),
+                    "median_ns": ns,
+                    "elements": elements,
+                    "bytes_read": 0.0,
+                    "ns_per_element": ns / elements,
+                    "gb_per_s": 0.0,
+                    "probe_gb_per_s": null,
+                    "bandwidth_fraction": null,
+                    "speedup_vs_scalar": null,
+                    "scalar_ns": null,
+                    "median_ms": ns / 1e6,
+                    "target_ms": target / 1e6,
+                    "meets_target": ns < target,
+                    "load_average": load_average,
+                }));
+                continue;
+            }
             let probe = if threads == "1" {
                 f.get("probe-plain")
             } else {
@@ -123,6 +170,7 @@ fn main() {
                 "bandwidth_fraction": vs_probe,
                 "speedup_vs_scalar": vs_scalar,
                 "scalar_ns": f.get("scalar"),
+                "load_average": load_average,
             }));
         }
     }
@@ -153,7 +201,8 @@ fn main() {
         },
         "date": run("date", &["-u", "+%Y-%m-%dT%H:%M:%SZ"]),
         "notes": "median of criterion samples; bandwidth_fraction = probe time / kernel time over the same bytes \
-                  (probe-plain for 1 thread, probe-2t for 2 threads); speedup_vs_scalar = plain scalar kernel time / kernel time",
+                  (probe-plain for 1 thread, probe-2t for 2 threads); speedup_vs_scalar = plain scalar kernel time / kernel time; \
+                  load_average = /proc/loadavg (1, 5, 15 min) as the case's group started; exact cases: whole computation against the issue's target",
         "cases": cases,
     });
     let text = serde_json::to_string_pretty(&report).unwrap_or_default();

@@ -18,16 +18,12 @@ use super::{CHUNK, LANES, Scan, split};
 use crate::error::Result;
 use crate::float::NoiseFloat;
 use crate::noise::{self, Stream};
-use crate::philox::{key, philox4x32_10};
 use crate::policy::NanPolicy;
 use crate::race::{Form, RaceResult};
 use crate::validate;
 
 /// `1 + 2^-19`: the bound's margin over `w / u`.
 const MARGIN: f64 = 1.0 + 1.0 / (1u64 << 19) as f64;
-
-/// `2^-53`, the step of the uniform grid.
-const GRID: f64 = 1.0 / (1u64 << 53) as f64;
 
 /// The noise value the unfused path stores for token `token`: `1 / E` for
 /// [`Form::Mul`], `E` for [`Form::Div`].
@@ -82,25 +78,6 @@ pub fn race_seeded<T: NoiseFloat>(
     scan.finish(|i| (weights[i], stored::<T>(form, seed, stream, row, i).to_f64()))
 }
 
-/// The 53-bit uniforms of tokens `first..first + LANES`, Philox on lanes.
-#[inline(always)]
-fn uniforms(seed: u64, stream: Stream, row: u64, first: usize) -> [f64; LANES] {
-    let k = key(seed);
-    let mut u = [0.0; LANES];
-    for (l, slot) in u.iter_mut().enumerate() {
-        let counter = [
-            (first + l) as u32,
-            row as u32,
-            stream as u32,
-            (row >> 32) as u32,
-        ];
-        let [w0, w1, _, _] = philox4x32_10(counter, k);
-        let bits = ((w0 as u64) << 32 | w1 as u64) >> 11;
-        *slot = bits as i64 as f64 * GRID;
-    }
-    u
-}
-
 /// Scans tokens `offset..offset + weights.len()`.
 fn scan_seeded<T: NoiseFloat>(
     form: Form,
@@ -131,7 +108,7 @@ fn scan_seeded<T: NoiseFloat>(
         out.clean &= dirty == 0;
         if let Some(bar) = out.standings.bar() {
             let bar = bar.to_f64();
-            let u = uniforms(seed, stream, row, first);
+            let u = noise::uniforms::<LANES>(seed, stream, row, first);
             let mut loud = 0u32;
             for l in 0..LANES {
                 let quiet = (u[l] > 0.0) & (w[l] as f64 * MARGIN <= bar * u[l]);
