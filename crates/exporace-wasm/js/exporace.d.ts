@@ -69,6 +69,31 @@ export function raceMul(weights: Float32Array, invQ: Noise, opts?: RaceOptions):
  */
 export function raceDiv(weights: Float32Array, q: Noise, opts?: RaceOptions): RaceResult;
 
+/** Options of {@link raceSeeded}. */
+export interface SeededRaceOptions extends RaceOptions {
+  /** `"mul"` (default): `w * (1 / E)`, as after {@link fillInvQ}; `"div"`: `w / E`, as after {@link fillQ}. */
+  form?: "mul" | "div";
+  /** Precision of the noise and the scores; default `"f32"`. */
+  precision?: "f32" | "f64";
+}
+
+/**
+ * The fused seeded race: Philox, the Exp(1) transform and the race in one pass,
+ * without storing the noise. Gives the bits of {@link fillInvQ} (or {@link fillQ}
+ * for `form: "div"`) at (seed, stream, row) followed by {@link raceMul} (or
+ * {@link raceDiv}) at the same precision.
+ * @param weights Finite, non-negative weights; at most 2^32 tokens.
+ * @param seed The noise's seed (required: the race is replayable).
+ * @throws Error on empty input, bad values, or a NaN score under `"reject"`.
+ */
+export function raceSeeded(
+  weights: Float32Array,
+  seed: U64,
+  stream: Stream,
+  row: U64,
+  opts?: SeededRaceOptions,
+): RaceResult;
+
 /**
  * A batch of speculative-decoding inputs in vLLM's flattened layout: B
  * requests, T draft tokens in all, vocabulary V, matrices row-major.

@@ -7,6 +7,7 @@ const wasm = createRequire(import.meta.url)("./exporace.js");
 export const {
   raceMul,
   raceDiv,
+  raceSeeded,
   recoverTokens,
   rejectionSample,
   fillInvQ,

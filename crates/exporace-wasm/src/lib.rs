@@ -32,7 +32,7 @@ mod viz;
 
 pub use exact::win_probabilities;
 pub use experiment::run_experiment;
-pub use race::{race_div, race_mul};
+pub use race::{race_div, race_mul, race_seeded};
 pub use random::{fill_inv_q, fill_q, fill_uniform, rand, randint, randint4x};
 pub use scenario::{camel_keys, run};
 pub use spec::{recover_tokens, rejection_sample};

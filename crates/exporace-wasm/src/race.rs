@@ -1,6 +1,6 @@
 //! `raceMul` and `raceDiv`: one exponential race over a weight vector.
 
-use exporace::Form;
+use exporace::{Form, Precision};
 use wasm_bindgen::prelude::*;
 
 use crate::args::{self, JsResult, with_noise};
@@ -30,4 +30,53 @@ pub fn race_mul(weights: JsValue, inv_q: JsValue, opts: JsValue) -> JsResult<JsV
 #[wasm_bindgen(js_name = raceDiv)]
 pub fn race_div(weights: JsValue, q: JsValue, opts: JsValue) -> JsResult<JsValue> {
     race(Form::Div, weights, q, opts)
+}
+
+/// The options of `raceSeeded`.
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct SeededOptions {
+    /// `mul` (`w * (1 / E)`, the default) or `div` (`w / E`).
+    #[serde(default)]
+    form: Form,
+    /// `f32` (the default) or `f64` noise and scores.
+    #[serde(default)]
+    precision: Option<Precision>,
+    /// NaN rule; `first_nan_wins` when absent.
+    #[serde(default)]
+    nan_policy: exporace::NanPolicy,
+}
+
+/// The fused seeded race: Philox, the Exp(1) transform and the race in one
+/// pass, the noise never stored. The same result as `fillInvQ` (or `fillQ`
+/// with `form: "div"`) at (seed, stream, row) followed by `raceMul` (or
+/// `raceDiv`).
+#[wasm_bindgen(js_name = raceSeeded)]
+pub fn race_seeded(
+    weights: JsValue,
+    seed: JsValue,
+    stream: JsValue,
+    row: JsValue,
+    opts: JsValue,
+) -> JsResult<JsValue> {
+    let weights: Vec<f32> = args::array(&weights, "weights")?;
+    let seed = args::u64_arg(&seed, "seed")?;
+    let stream = args::stream_arg(&stream)?;
+    let row = args::u64_arg(&row, "row")?;
+    let opts: SeededOptions = if opts.is_undefined() || opts.is_null() {
+        SeededOptions::default()
+    } else {
+        args::object(&opts, "options", &["form", "precision", "nanPolicy"])?;
+        serde_wasm_bindgen::from_value(opts)
+            .map_err(|e| JsError::new(&format!("options: {}", args::message(e))))?
+    };
+    let (form, policy) = (opts.form, opts.nan_policy);
+    match opts.precision.unwrap_or(Precision::F32) {
+        Precision::F32 => output::race(exporace::race_seeded::<f32>(
+            form, &weights, seed, stream, row, policy,
+        )?),
+        Precision::F64 => output::race(exporace::race_seeded::<f64>(
+            form, &weights, seed, stream, row, policy,
+        )?),
+    }
 }

@@ -35,6 +35,19 @@ for (const name of SCENARIOS) {
   });
 }
 
+test("raceSeeded equals fillInvQ / fillQ then raceMul / raceDiv, both precisions", () => {
+  const w = Float32Array.from({ length: 70000 }, (_, i) => ((i * 2654435761) % 1000) / 1000);
+  for (const [Arr, precision] of [[Float32Array, "f32"], [Float64Array, "f64"]]) {
+    for (const form of ["mul", "div"]) {
+      const q = new Arr(w.length);
+      (form === "mul" ? ex.fillInvQ : ex.fillQ)(77n, "bonus", 5n, q);
+      const unfused = (form === "mul" ? ex.raceMul : ex.raceDiv)(w, q);
+      assert.deepEqual(ex.raceSeeded(w, 77n, "bonus", 5n, { form, precision }), unfused, `${form} ${precision}`);
+    }
+  }
+  assert.throws(() => ex.raceSeeded(w, 1n, "race", 0n, { form: "add" }), /options/);
+});
+
 test("seeded raceMul (f32) equals the golden race", () => {
   const s = json("race_f32.scenario.json");
   const g = json("race_f32.result.json").result;

@@ -1,7 +1,7 @@
 // Type-checked (tsc --strict) against the package's declarations: a consumer
 // that uses every export with the declared types.
 import init, {
-  fillInvQ, fillQ, fillUniform, raceDiv, raceMul, rand, randint, randint4x,
+  fillInvQ, fillQ, fillUniform, raceDiv, raceMul, raceSeeded, rand, randint, randint4x,
   recoverTokens, rejectionSample, run,
   type NanPolicy, type RaceResult, type RejectionResult, type Report, type SpecBatch,
 } from "exporace";
@@ -16,6 +16,7 @@ fillQ(seed, "bonus", 1, new Float32Array(2));
 fillUniform(null, "accept", 0n, new Float64Array(2));
 const r: RaceResult = raceMul(w, invQ, { nanPolicy: policy });
 const d: RaceResult = raceDiv(w, new Float32Array([1, 2]));
+const f: RaceResult = raceSeeded(w, 3n, "race", 0, { form: "div", precision: "f64", nanPolicy: policy });
 const margin: number | null = r.marginUlps;
 const bits: string = d.winner.bits;
 const batch: SpecBatch = {
@@ -33,4 +34,4 @@ const report: Report = run({ exporace: 1, op: "race", precision: "f32", seed: 1n
 const words: Uint32Array = randint4x(1n, 2n);
 const x: number = rand(1n, 2n) + randint(1, 2);
 const traced: TracedRecover | null = null;
-console.log(margin, bits, races.length, ids.length, report.seed, words.length, x, traced);
+console.log(margin, bits, f.winner.token, races.length, ids.length, report.seed, words.length, x, traced);

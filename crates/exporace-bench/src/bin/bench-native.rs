@@ -1,0 +1,170 @@
+//! Times named cases natively with the inputs `benches/timing.mjs` builds in
+//! JavaScript, so `benches/wasm-bench.mjs` can state wasm timings as a ratio
+//! to native ones measured in the same run. Prints one JSON object per case
+//! and thread count on its own line.
+//!
+//! Usage: `bench-native [--threads 1,2] [--budget-ms 1500] CASE...` where a
+//! case is `recover/{f32,f64}/B<b>/V<v>`, `race/{f32,f64}/V<v>`,
+//! `seeded/{f32,f64}/V<v>` or `noise/{f32,f64}/V<v>` (the names of
+//! `benches/results.json`).
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use exporace::noise::{self, Stream};
+use exporace::{Form, NanPolicy, NoiseFloat, race_div, race_seeded, recover_tokens};
+use exporace_bench::{Recover, load_average};
+use serde_json::json;
+
+/// A case ready to run: returns the first winner's token.
+type Kernel = Box<dyn FnMut() -> usize + Send>;
+
+/// The case's kernel over its inputs and its number of elements.
+fn prepare<T: NoiseFloat>(kind: &str, b: usize, v: usize) -> Option<(Kernel, usize)> {
+    let policy = NanPolicy::FirstNanWins;
+    Some(match kind {
+        "recover" => {
+            let case = Recover::<T>::new(b, v);
+            let elements = case.elements();
+            let run = move || {
+                let out = recover_tokens(&case.batch(), &case.inv_q, policy);
+                out.map_or(usize::MAX, |r| r[0].winner.token)
+            };
+            (Box::new(run), elements)
+        }
+        "race" => {
+            let mut w = Recover::<T>::new(1, v).target;
+            w.truncate(v);
+            let mut q = vec![T::ZERO; v];
+            noise::fill_q(9, Stream::Race, 0, &mut q);
+            let run =
+                move || race_div(black_box(&w), &q, policy).map_or(usize::MAX, |r| r.winner.token);
+            (Box::new(run), v)
+        }
+        "seeded" => {
+            let mut w = Recover::<f32>::new(1, v).target;
+            w.truncate(v);
+            let run = move || {
+                race_seeded::<T>(Form::Mul, black_box(&w), 5, Stream::Race, 0, policy)
+                    .map_or(usize::MAX, |r| r.winner.token)
+            };
+            (Box::new(run), v)
+        }
+        "noise" => {
+            let mut out = vec![T::ZERO; v];
+            let run = move || {
+                noise::fill_inv_q(3, Stream::Race, 0, black_box(&mut out));
+                0
+            };
+            (Box::new(run), v)
+        }
+        _ => return None,
+    })
+}
+
+/// Parses `kind/precision/[B<b>/]V<v>`.
+fn parse(name: &str) -> Option<(String, String, usize, usize)> {
+    let mut parts = name.split('/');
+    let kind = parts.next()?.to_string();
+    let precision = parts.next()?.to_string();
+    let (mut b, mut v) = (1, 0);
+    for p in parts {
+        if let Some(x) = p.strip_prefix('B') {
+            b = x.parse().ok()?;
+        } else if let Some(x) = p.strip_prefix('V') {
+            v = x.parse().ok()?;
+        } else {
+            return None;
+        }
+    }
+    (v > 0).then_some((kind, precision, b, v))
+}
+
+/// The median of at least 5 timed calls after one warm-up call, with more
+/// calls (up to 50) while the budget lasts.
+fn time(run: &mut Kernel, budget_ms: f64) -> (Vec<f64>, usize) {
+    let mut winner = run();
+    let mut samples = Vec::new();
+    let start = Instant::now();
+    while samples.len() < 5
+        || (samples.len() < 50 && start.elapsed().as_secs_f64() * 1e3 < budget_ms)
+    {
+        let t = Instant::now();
+        winner = black_box(run());
+        samples.push(t.elapsed().as_secs_f64() * 1e3);
+    }
+    (samples, winner)
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        0.5 * (v[n / 2 - 1] + v[n / 2])
+    }
+}
+
+fn main() {
+    let mut threads = vec![1usize, 2];
+    let mut budget_ms = 1500.0;
+    let mut cases = Vec::new();
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            "--threads" => {
+                threads = args
+                    .next()
+                    .unwrap_or_default()
+                    .split(',')
+                    .filter_map(|t| t.parse().ok())
+                    .collect();
+            }
+            "--budget-ms" => {
+                budget_ms = args
+                    .next()
+                    .and_then(|x| x.parse().ok())
+                    .unwrap_or(budget_ms)
+            }
+            _ => cases.push(a),
+        }
+    }
+    for name in &cases {
+        let Some((kind, precision, b, v)) = parse(name) else {
+            eprintln!("bench-native: unknown case {name}");
+            std::process::exit(2);
+        };
+        let prepared = match precision.as_str() {
+            "f32" => prepare::<f32>(&kind, b, v),
+            "f64" => prepare::<f64>(&kind, b, v),
+            _ => None,
+        };
+        let Some((mut run, elements)) = prepared else {
+            eprintln!("bench-native: unknown case {name}");
+            std::process::exit(2);
+        };
+        for &n in &threads {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(n)
+                .build()
+                .expect("a rayon pool");
+            let load = load_average();
+            let (samples, winner) = pool.install(|| time(&mut run, budget_ms));
+            let ms = median(samples.clone());
+            println!(
+                "{}",
+                json!({
+                    "case": name,
+                    "threads": n,
+                    "median_ms": ms,
+                    "ns_per_element": ms * 1e6 / elements as f64,
+                    "elements": elements,
+                    "reps": samples.len(),
+                    "first_winner": winner,
+                    "load_average": load,
+                })
+            );
+        }
+    }
+}
