@@ -315,7 +315,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 16, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 8, ..ProptestConfig::default() })]
 
     /// Rows longer than one chunk are split and merged in index order; with a
     /// thread pool the chunks run on several threads. Either way, the scalar
