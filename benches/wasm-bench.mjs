@@ -111,10 +111,12 @@ for (const name of cases) {
       first_winner: winner,
       copy_ms: r.copyMs ?? null,
       copy_bytes: r.copyBytes ?? null,
+      timed_wall_ms: r.timed_wall_ms ?? null,
       native_ms: build === "native" ? null : n.median_ms,
       ratio_to_native: build === "native" ? null : ms / n.median_ms,
       ratio_to_portable: isNative || threads !== 1 ? null : ms / portable1.median_ms,
       winner_matches_native: build === "native" ? null : winner === n.first_winner,
+      thread_cpu_ms: r.thread_cpu_ms ?? null,
       load_average: loadAverage,
     };
     rows.push(row);
@@ -166,6 +168,7 @@ const report = {
     "wasm calls go through the npm package and include copying the inputs into wasm memory (copy_ms: TypedArray.set of the same arrays, for orientation); " +
     "ratio_to_native = median / native median at the same thread count (native: bench-native with -C target-cpu=native on rayon pools); " +
     "ratio_to_portable = 1-thread median / the portable native build's (x86-64 baseline: SSE2, 4 f32 lanes like SIMD128); " +
+    "thread_cpu_ms (native rows): CPU time each thread spent over the timed calls, next to timed_wall_ms; " +
     "load_average = 1, 5, 15 min as the case started; first_winner must equal native's (same inputs bit for bit)",
   budget_ms: budgetMs,
   cases: rows,

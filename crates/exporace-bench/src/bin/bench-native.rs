@@ -80,11 +80,50 @@ fn parse(name: &str) -> Option<(String, String, usize, usize)> {
     (v > 0).then_some((kind, precision, b, v))
 }
 
+/// CPU time (user and system) of each thread of the process in ms, from
+/// `/proc/self/task/*/stat` at 100 ticks per second.
+fn thread_cpu_ms() -> std::collections::BTreeMap<String, f64> {
+    let mut out = std::collections::BTreeMap::new();
+    let Ok(tasks) = std::fs::read_dir("/proc/self/task") else {
+        return out;
+    };
+    for t in tasks.flatten() {
+        let Ok(stat) = std::fs::read_to_string(t.path().join("stat")) else {
+            continue;
+        };
+        let Some(close) = stat.rfind(')') else {
+            continue;
+        };
+        let f: Vec<&str> = stat[close + 2..].split(' ').collect();
+        let tick = |i: usize| f.get(i).and_then(|x| x.parse::<f64>().ok()).unwrap_or(0.0);
+        out.insert(
+            t.file_name().to_string_lossy().into_owned(),
+            (tick(11) + tick(12)) * 10.0,
+        );
+    }
+    out
+}
+
+/// Per thread, CPU ms spent between two [`thread_cpu_ms`] readings, largest
+/// first, threads that spent none left out.
+fn busy(before: &std::collections::BTreeMap<String, f64>) -> Vec<f64> {
+    let mut d: Vec<f64> = thread_cpu_ms()
+        .iter()
+        .map(|(t, ms)| ms - before.get(t).copied().unwrap_or(0.0))
+        .filter(|&d| d > 0.0)
+        .collect();
+    d.sort_by(|a, b| b.total_cmp(a));
+    d
+}
+
 /// The median of at least 5 timed calls after one warm-up call, with more
-/// calls (up to 50) while the budget lasts.
-fn time(run: &mut Kernel, budget_ms: f64) -> (Vec<f64>, usize) {
+/// calls (up to 50) while the budget lasts; also the wall-clock time of the
+/// timed calls and the CPU time each thread spent in them (whether the pool
+/// really split the work).
+fn time(run: &mut Kernel, budget_ms: f64) -> (Vec<f64>, usize, f64, Vec<f64>) {
     let mut winner = run();
     let mut samples = Vec::new();
+    let cpu0 = thread_cpu_ms();
     let start = Instant::now();
     while samples.len() < 5
         || (samples.len() < 50 && start.elapsed().as_secs_f64() * 1e3 < budget_ms)
@@ -93,7 +132,8 @@ fn time(run: &mut Kernel, budget_ms: f64) -> (Vec<f64>, usize) {
         winner = black_box(run());
         samples.push(t.elapsed().as_secs_f64() * 1e3);
     }
-    (samples, winner)
+    let wall = start.elapsed().as_secs_f64() * 1e3;
+    (samples, winner, wall, busy(&cpu0))
 }
 
 fn median(mut v: Vec<f64>) -> f64 {
@@ -150,7 +190,7 @@ fn main() {
                 .build()
                 .expect("a rayon pool");
             let load = load_average();
-            let (samples, winner) = pool.install(|| time(&mut run, budget_ms));
+            let (samples, winner, wall, cpu) = pool.install(|| time(&mut run, budget_ms));
             let ms = median(samples.clone());
             println!(
                 "{}",
@@ -162,6 +202,8 @@ fn main() {
                     "elements": elements,
                     "reps": samples.len(),
                     "first_winner": winner,
+                    "timed_wall_ms": wall,
+                    "thread_cpu_ms": cpu,
                     "load_average": load,
                 })
             );
