@@ -1,18 +1,41 @@
 // The page: reads the controls, asks the exporace core (`run(scenario)` and
 // the race functions of the npm package), and shows the answers.
 import init, * as ex from "/pkg/web/exporace.js";
-import { EXPERIMENT_STEP, MAX_TAILS, SPEC_STEP, buildPreset, fromLogits, manyTailGroups, parseNumbers } from "./presets.mjs";
+import { EXPERIMENT_STEP, MAX_TAILS, SPEC_STEP, buildPreset, fromLogits, parseNumbers, specBatch } from "./presets.mjs";
 import { drawBars, drawScores, drawWeights } from "./chart.mjs";
 import { timeRecover } from "./live-bench.mjs";
 
 const $ = (id) => document.getElementById(id);
 const num = (id) => Number($(id).value);
 const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
+/** An f32 value (weights, fp32 scores) in its shortest decimal form, as the core prints f32 numbers. */
+const fmt32 = (v) => {
+  if (typeof v !== "number" || !Number.isFinite(v) || v === 0) return fmt(v);
+  for (let digits = 1; digits <= 9; digits++) {
+    const s = v.toPrecision(digits);
+    if (Math.fround(Number(s)) === v) return fmt(Number(s));
+  }
+  return fmt(v);
+};
 const fmt = (v) => (typeof v === "number" ? (Math.abs(v) >= 1e-3 && Math.abs(v) < 1e6) || v === 0 ? String(v) : v.toExponential(6) : String(v));
 
-// weights: Float32Array; baseNoise: a preset's inline noise or null (seeded);
-// edits: [[token, inv_q]] applied on top; pool: the threaded worker's RPC.
-const state = { weights: null, baseNoise: null, edits: [], noise: null, preset: null, models: [], pool: null };
+// baseWeights: the preset's, pasted or imported weights (Float32Array);
+// weightEdits: [[token, weight]] set by the sliders; weights: both together.
+// baseNoise: inline noise or null (seeded); edits: [[token, inv_q, note?]]
+// applied on top; imported: the weights and noise of an imported scenario;
+// pool: the threaded worker's RPC.
+const state = {
+  baseWeights: null,
+  weightEdits: [],
+  weights: null,
+  baseNoise: null,
+  edits: [],
+  noise: null,
+  preset: null,
+  imported: null,
+  models: [],
+  pool: null,
+};
 
 // ---- threads ---------------------------------------------------------------
 
@@ -72,10 +95,7 @@ function presetParams() {
 function loadPreset(redraw = true) {
   const name = $("preset").value;
   const p = buildPreset(name, presetParams());
-  state.preset = name;
-  state.weights = p.weights;
-  state.baseNoise = p.noise ?? null;
-  state.edits = [];
+  setWeights(p.weights, p.noise ?? null, name);
   $("about").textContent = p.about;
   for (const [id, presets] of [["tails", ["many-tail"]], ["gap", ["many-tail"]], ["vocab", ["uniform", "zipf"]], ["zipf", ["zipf"]]]) {
     $(id).closest("label").hidden = !presets.includes(name);
@@ -87,14 +107,133 @@ function applyPaste(redraw = true) {
   $("paste-error").textContent = "";
   try {
     const values = parseNumbers($("paste").value);
-    state.weights = $("paste-logits").checked ? fromLogits(values, presetParams().temperature) : Float32Array.from(values);
-    state.baseNoise = null;
-    state.edits = [];
-    state.preset = "pasted";
+    setWeights($("paste-logits").checked ? fromLogits(values, presetParams().temperature) : Float32Array.from(values), null, "pasted");
     $("about").textContent = `${values.length} pasted ${$("paste-logits").checked ? "logits" : "weights"}.`;
     if (redraw) refresh();
   } catch (e) {
     $("paste-error").textContent = e.message;
+  }
+}
+
+/** New weights (and inline noise or null): clears every edit and rebuilds the sliders. */
+function setWeights(weights, noise, preset) {
+  state.baseWeights = weights;
+  state.baseNoise = noise;
+  state.preset = preset;
+  state.edits = [];
+  state.weightEdits = [];
+  if (preset !== "imported") state.imported = null;
+  applyWeights();
+  buildSliders();
+}
+
+/** The weights the views race: the base weights with the sliders' values. */
+function applyWeights() {
+  const w = state.baseWeights.slice();
+  state.weightEdits = state.weightEdits.filter(([t]) => t < w.length);
+  for (const [t, v] of state.weightEdits) w[t] = v;
+  state.weights = w;
+  $("weight-edits").textContent = state.weightEdits.length
+    ? `Weights set by the sliders: ${state.weightEdits.map(([t]) => `token ${t} = ${fmt32(w[t])}`).join("; ")}`
+    : "";
+}
+
+/** How many tokens get a slider. */
+const SLIDERS = 6;
+
+/** One slider per token from "First token": the position is log10 of the weight (the input the slider builds). */
+function buildSliders() {
+  const n = state.weights.length;
+  const start = Math.max(0, Math.min(num("slider-start") | 0, n - 1));
+  const tokens = Array.from({ length: Math.min(SLIDERS, n - start) }, (_, k) => start + k);
+  $("sliders").innerHTML = tokens
+    .map((t) => {
+      const w = state.weights[t];
+      const pos = w > 0 ? Math.min(1, Math.max(-12, Math.log10(w))) : -12;
+      return `<label>token ${t} <input type="range" id="slider-${t}" data-token="${t}" min="-12" max="1" step="0.01" ` +
+        `value="${pos}" aria-label="log10 of the weight of token ${t}"> <output id="slider-out-${t}">${fmt32(w)}</output></label>`;
+    })
+    .join("");
+  $("sliders").querySelectorAll("input").forEach((input) => {
+    input.oninput = () => slide(Number(input.dataset.token), Number(input.value));
+  });
+}
+
+/** A slider moved: token `t` gets weight 10^pos (rounded to f32, the weights' type). */
+function slide(t, pos) {
+  const w = Float32Array.of(10 ** pos)[0];
+  state.weightEdits = state.weightEdits.filter(([k]) => k !== t).concat([[t, w]]);
+  applyWeights();
+  $(`slider-out-${t}`).textContent = fmt32(w);
+  scheduleRefresh();
+}
+
+let refreshQueued = false;
+
+/** Redraws once per animation frame however many inputs arrive (dragging). */
+function scheduleRefresh() {
+  if (refreshQueued) return;
+  refreshQueued = true;
+  requestAnimationFrame(() => {
+    refreshQueued = false;
+    refresh();
+  });
+}
+
+// ---- importing a scenario -----------------------------------------------------
+
+/** The operations whose weights and inline noise the page can take over. */
+const IMPORTED_OPS = ["compare", "race", "overflow", "dead_zone"];
+
+/**
+ * Reads a pasted scenario (or an exported fixture's scenario): the core answers
+ * it first, so a scenario it refuses is refused here with its message.
+ */
+function importedState(text) {
+  let doc = JSON.parse(text);
+  if (doc && typeof doc === "object" && doc.scenario && doc.expected) doc = doc.scenario;
+  if (!doc || typeof doc !== "object" || Array.isArray(doc)) throw new Error("paste a JSON object: a scenario or an exported fixture");
+  if (!IMPORTED_OPS.includes(doc.op)) {
+    throw new Error(`the page imports ${IMPORTED_OPS.join(", ")} scenarios; this one has op ${JSON.stringify(doc.op)}`);
+  }
+  if (doc.form === "div") throw new Error("the page races w * inv_q (form mul); this scenario has form div");
+  ask(doc);
+  const names = (doc.models ?? (doc.model ? [doc.model] : [])).map((m) => {
+    if (typeof m !== "string" || !modelFacts(m)) throw new Error(`the page's pipelines are catalogue names; ${JSON.stringify(m)} is not one`);
+    return m;
+  });
+  return {
+    weights: doc.weights.map(scenarioNumber),
+    noise: doc.noise ?? null,
+    models: names,
+    seed: doc.seed ?? null,
+    row: doc.row ?? null,
+    nanPolicy: doc.nan_policy ?? null,
+  };
+}
+
+/** Takes over an imported state: weights, inline noise, pipelines, seed, row and NaN policy. */
+function applyImported(imp, redraw = true) {
+  imp.models.forEach((m, i) => ($(["model-a", "model-b"][i]).value = m));
+  if (imp.seed !== null) $("seed").value = String(imp.seed);
+  if (imp.row !== null) $("row").value = String(imp.row);
+  if (imp.nanPolicy !== null) $("nan-policy").value = imp.nanPolicy;
+  state.imported = imp;
+  setWeights(Float32Array.from(imp.weights), imp.noise, "imported");
+  $("about").textContent =
+    `An imported scenario: ${imp.weights.length} weights, ` +
+    (imp.noise ? "inline noise (raced at fp64 against its fp32 cast)." : `seeded noise of ${pipelines().join(" and ")}.`);
+  if (redraw) refresh();
+}
+
+function importScenario() {
+  $("import-error").textContent = "";
+  $("import-note").textContent = "";
+  try {
+    applyImported(importedState($("import-json").value));
+    $("import-note").textContent = `Imported: ${state.weights.length} weights${state.noise ? " with inline noise" : ""}.`;
+  } catch (e) {
+    $("import-error").textContent = e.message;
   }
 }
 
@@ -163,6 +302,13 @@ function showInlineDraws() {
   wireInspector(rows, "f64");
 }
 
+/** Shows the MRV2 controls only for the MRV2 address. */
+function showAddress() {
+  const mrv2 = $("address").value === "mrv2";
+  $("mrv2-pos").closest("label").hidden = !mrv2;
+  $("mrv2-draft").closest("label").hidden = !mrv2;
+}
+
 function wireInspector(draws, precision) {
   const inspect = (i) => showBits(draws[i], precision);
   $("draws").querySelectorAll("tr[data-i]").forEach((tr) => {
@@ -178,13 +324,33 @@ function showDraws() {
     return;
   }
   const [a] = pipelines();
+  const address = $("address").value;
   const start = Math.max(0, num("start") | 0);
-  const count = Math.max(1, Math.min(8, state.weights.length - Math.min(start, state.weights.length - 1)));
-  const report = ask({ op: "noise", model: a, seed: seedValue(), row: num("row") | 0, start, count });
+  const byToken = address === "exporace" || address === "mrv2";
+  const count = byToken ? Math.max(1, Math.min(8, state.weights.length - Math.min(start, state.weights.length - 1))) : 8;
+  const scenario = { op: "noise", model: a, seed: seedValue(), start, count, address };
+  let where = `row ${num("row") | 0}`;
+  if (address === "exporace") scenario.row = num("row") | 0;
+  if (address === "mrv2") {
+    scenario.pos = Math.max(0, num("mrv2-pos") | 0);
+    scenario.draft = $("mrv2-draft").checked;
+    where = `MRV2 position ${scenario.pos}${scenario.draft ? " (draft: + 2^30)" : ""}`;
+  }
+  if (address === "triton") where = `Triton offsets ${start} ..`;
+  if (address === "torch_cpu") where = `torch CPU generator after ${start} 32-bit values`;
+  let report;
+  try {
+    report = ask(scenario);
+  } catch (e) {
+    $("draws").innerHTML = `<caption class="error">${esc(e.message)}</caption>`;
+    $("inspector").innerHTML = "";
+    return;
+  }
   const draws = report.result.draws;
+  const note = address === "exporace" ? "" : "; the race below draws at exporace's address";
   $("draws").innerHTML =
-    `<caption>Draws of ${esc(a)} at seed ${esc(report.seed)}, row ${num("row") | 0} (select a row to inspect its bits)</caption>` +
-    "<tr><th>token</th><th>raw</th><th>uniform</th><th>E or G</th><th>bits</th><th>inv_q</th><th>branch</th></tr>" +
+    `<caption>Draws of ${esc(a)} at seed ${esc(report.seed)}, ${esc(where)}${note} (select a row to inspect its bits)</caption>` +
+    `<tr><th>${byToken ? "token" : "offset"}</th><th>raw</th><th>uniform</th><th>E or G</th><th>bits</th><th>inv_q</th><th>branch</th></tr>` +
     draws
       .map(
         (d, i) =>
@@ -233,16 +399,48 @@ function effectiveNoise() {
   return noise;
 }
 
-/** Sets inv_q of one token (E = 0 is inv_q = inf; E = 2^-24 is inv_q = 2^24). */
-function editDraw(value) {
+/** The token of the draw editor, or null (with the error shown) when it is out of range. */
+function editedToken() {
   $("edit-error").textContent = "";
   const token = num("edit-token") | 0;
   if (token < 0 || token >= state.weights.length) {
     $("edit-error").textContent = `token must be in [0, ${state.weights.length})`;
+    return null;
+  }
+  return token;
+}
+
+/** Sets inv_q of one token (E = 0 is inv_q = inf; E = 2^-24 is inv_q = 2^24); `note` says where it came from. */
+function editDraw(value, note = null, token = editedToken()) {
+  if (token === null) return;
+  state.edits = state.edits.filter(([t]) => t !== token).concat([note ? [token, value, note] : [token, value]]);
+  if (!note) $("u-draw").innerHTML = "";
+  refresh();
+}
+
+/** Sets u of one token: pipeline B's model puts it on its lattice and computes E and inv_q (transformUniform). */
+function editUniform() {
+  const token = editedToken();
+  if (token === null) return;
+  const [, b] = pipelines();
+  const text = $("edit-u").value.trim();
+  let out;
+  try {
+    out = ex.transformUniform(b, null, { uniform: text === "" ? NaN : Number(text) });
+  } catch (e) {
+    $("edit-error").textContent = e.message;
     return;
   }
-  state.edits = state.edits.filter(([t]) => t !== token).concat([[token, value]]);
-  refresh();
+  const d = out.draws[0];
+  // f32 values come as their shortest f32 decimal: keep the exact f32 value.
+  const exact = (v) => (typeof v === "number" && out.model.precision === "f32" ? Float32Array.of(v)[0] : v);
+  const invQ = String(exact(d.invQ));
+  $("u-draw").innerHTML =
+    `<table class="facts" id="u-table"><caption>Token ${token} under ${esc(b)} (${out.model.precision}): ${esc(out.model.transform)}</caption>` +
+    "<tr><th>u asked</th><th>lattice integer</th><th>u on the lattice</th><th>E</th><th>bits of E</th><th>inv_q</th><th>branch</th></tr>" +
+    `<tr><td>${esc(text)}</td><td>${esc(d.raw)}</td><td id="u-uniform">${fmt(d.uniform)}</td><td id="u-e">${fmt(d.e)}</td>` +
+    `<td><code>${esc(d.bits)}</code></td><td id="u-invq">${fmt(d.invQ)}</td><td id="u-branch">${esc(d.branch)}</td></tr></table>`;
+  editDraw(invQ, `u = ${fmt(d.uniform)} under ${b}: E = ${fmt(d.e)}, ${d.branch}`, token);
 }
 
 // ---- race ------------------------------------------------------------------
@@ -304,25 +502,34 @@ function showCompare() {
   }
   $("score-chart").hidden = false;
   const r = report.result;
+  $("compare-summary").innerHTML = compareHtml(r);
+  drawRaceScores(r);
+  return r;
+}
+
+/**
+ * A compare answer as text: the flip (or not), the exact winner, both races
+ * and the tokens whose standing differs. `suffix` keeps element ids apart.
+ */
+function compareHtml(r, suffix = "") {
   const line = (name, race) =>
     `<tr><th>${esc(name)}</th><td>token ${race.winner.token}</td><td>${fmt(race.winner.score)}</td>` +
     `<td><code>${esc(race.winner.bits)}</code></td><td>${race.runnerUp ? race.runnerUp.token : "none"}</td>` +
     `<td>${race.marginUlps ?? "n/a"}</td></tr>`;
   const flip = r.flipped
-    ? `<p id="flip" class="flip" data-flipped="true">Flip: ${esc(r.aName)} picks token ${r.a.winner.token}, ` +
-      `${esc(r.bName)} picks token ${r.b.winner.token}. Exact winner: token <span id="exact-winner">${r.exactWinner}</span>.</p>`
-    : `<p id="flip" data-flipped="false">No flip: both pick token ${r.a.winner.token}. Exact winner: token ` +
-      `<span id="exact-winner">${r.exactWinner}</span>.</p>`;
+    ? `<p id="flip${suffix}" class="flip" data-flipped="true">Flip: ${esc(r.aName)} picks token ${r.a.winner.token}, ` +
+      `${esc(r.bName)} picks token ${r.b.winner.token}. Exact winner: token <span id="exact-winner${suffix}">${r.exactWinner}</span>.</p>`
+    : `<p id="flip${suffix}" data-flipped="false">No flip: both pick token ${r.a.winner.token}. Exact winner: token ` +
+      `<span id="exact-winner${suffix}">${r.exactWinner}</span>.</p>`;
   const differing = r.differing.length
     ? `<p>Tokens whose standing against the exact winner differs (closest first): ` +
       r.differing.slice(0, 8).map((d) => `token ${d.token} (log gap ${fmt(d.logGap)} nats)`).join(", ") + "</p>"
     : "";
-  $("compare-summary").innerHTML =
+  return (
     flip +
-    `<table class="facts" id="compare-table"><tr><th>pipeline</th><th>winner</th><th>score</th><th>bits</th><th>runner-up</th><th>margin (ulps)</th></tr>` +
-    line(r.aName, r.a) + line(r.bName, r.b) + "</table>" + differing;
-  drawRaceScores(r);
-  return r;
+    `<table class="facts" id="compare-table${suffix}"><tr><th>pipeline</th><th>winner</th><th>score</th><th>bits</th><th>runner-up</th><th>margin (ulps)</th></tr>` +
+    line(r.aName, r.a) + line(r.bName, r.b) + "</table>" + differing
+  );
 }
 
 /** Scores of the winners, runner-ups, differing tokens and the first tokens, in both pipelines. */
@@ -545,12 +752,17 @@ function experimentInputs(sampler) {
   return { target: state.weights, draft: null };
 }
 
+/** Ends a worker run and gives its controls back (`${prefix}-run`, `-cancel` and `-status`). */
+function stopRun(run, prefix, status) {
+  run.worker?.terminate();
+  run.worker = null;
+  $(`${prefix}-run`).disabled = false;
+  $(`${prefix}-cancel`).disabled = true;
+  $(`${prefix}-status`).textContent = status;
+}
+
 function stopExperiment(status) {
-  experiment.worker?.terminate();
-  experiment.worker = null;
-  $("exp-run").disabled = false;
-  $("exp-cancel").disabled = true;
-  $("exp-status").textContent = status;
+  stopRun(experiment, "exp", status);
 }
 
 function startExperiment() {
@@ -646,6 +858,165 @@ function showSpec() {
         (req.bonusRace ? ` from the bonus race (score ${fmt(req.bonusRace.winner.score)}).` : ".") + "</li>";
   });
   $("spec-out").innerHTML = html + "</ul>";
+  showSpecRaces(report);
+}
+
+/** Scores of every token of a race in fp32 and fp64, each computed by the core. */
+function scoreRows(weights, q32, q64) {
+  return Array.from(weights, (w, t) => ({
+    token: t,
+    a: scoreLabel(coreScore(w, Float32Array.of(q32[t]))),
+    b: scoreLabel(coreScore(w, Float64Array.of(q64[t]))),
+  }));
+}
+
+function scoreTable(id, weightName, weights, rows, winners) {
+  return `<table class="facts" id="${id}"><tr><th>token</th><th>${weightName}</th><th>score fp32</th><th>score fp64</th></tr>` +
+    rows
+      .map((r, t) => `<tr><td>${t}${winners.includes(t) ? " ★" : ""}</td><td>${fmt32(weights[t])}</td><td>${fmt32(r.a)}</td><td>${fmt(r.b)}</td></tr>`)
+      .join("") + "</table>";
+}
+
+/**
+ * Each request's recovered-token race (the residual from the core raced on the
+ * request's noise row through the compare operation, as the race view does)
+ * and its bonus race, at fp32 and fp64.
+ */
+function showSpecRaces(report) {
+  const r = report.result, seed = BigInt(report.seed), policy = $("nan-policy").value;
+  const batch = specBatch();
+  const v = batch.vocabSize, cu = SPEC_STEP.cu_num_draft_tokens;
+  const fill = (stream, row) => {
+    const q32 = new Float32Array(v), q64 = new Float64Array(v);
+    ex.fillInvQ(seed, stream, row, q32);
+    ex.fillInvQ(seed, stream, row, q64);
+    return { q32, q64 };
+  };
+  const charts = [];
+  let html = "";
+  r.requests.forEach((req, b) => {
+    html += `<h4>Request ${b}</h4>`;
+    const { q32, q64 } = fill("race", b);
+    if (req.numAccepted < req.numDraft) {
+      const t = (b ? cu[b - 1] : 0) + req.numAccepted;
+      const residual = ex.residualWeights(batch, t);
+      const c = ask({
+        op: "compare",
+        nan_policy: policy,
+        weights: Array.from(residual),
+        models: [{ model: "ideal", precision: "f32" }, { model: "ideal", precision: "f64" }],
+        seed: report.seed,
+        row: b,
+      }).result;
+      const rows = scoreRows(residual, q32, q64);
+      const same = c.a.winner.token === req.recovered.winner.token;
+      html +=
+        `<p>Draft ${SPEC_STEP.draft_token_ids[t]} at position ${req.numAccepted} was rejected: the recovered token is the race over ` +
+        `the residual max(p - d, 0) on noise row ${b}. The rejection sampler emitted token ${req.recovered.winner.token}; ` +
+        `this race at fp32 picks token <span id="spec-recovered-${b}">${c.a.winner.token}</span>` +
+        `${same ? " (the same race)" : " (they differ)"}.</p>` +
+        `<div class="race-pair"><div>${compareHtml(c, `-spec-${b}`)}` +
+        scoreTable(`spec-race-${b}`, "residual", residual, rows, [c.a.winner.token, c.b.winner.token]);
+      charts.push({ id: `spec-chart-${b}`, rows, nameA: "fp32 (ideal at f32)", nameB: "fp64 (ideal at f64)", a: c.a.winner.token, b: c.b.winner.token, flip: c.flipped });
+      html += `</div><canvas id="spec-chart-${b}" class="chart small" aria-label="recovered-token race of request ${b}"></canvas></div>`;
+    } else {
+      html += "<p>Every draft was accepted: no recovered token.</p>";
+    }
+    const weights = Float32Array.from(SPEC_STEP.bonus_probs[b]);
+    const bonus = fill("bonus", b);
+    const w32 = ex.raceMul(weights, bonus.q32, { nanPolicy: policy }).winner.token;
+    const w64 = ex.raceMul(weights, bonus.q64, { nanPolicy: policy }).winner.token;
+    const rows = scoreRows(weights, bonus.q32, bonus.q64);
+    html +=
+      `<p>Bonus race over the bonus probabilities (stream bonus, row ${b}): fp32 picks token <span id="spec-bonus-${b}">${w32}</span>, ` +
+      `fp64 picks token ${w64}. ` +
+      (req.bonus !== null ? `Every draft was accepted, so the step appends bonus token ${req.bonus}.` : "Unused: a draft was rejected.") +
+      "</p><div class=\"race-pair\">" + scoreTable(`spec-bonus-race-${b}`, "bonus probability", weights, rows, [w32, w64]);
+    charts.push({ id: `spec-bonus-chart-${b}`, rows, nameA: "bonus race fp32", nameB: "bonus race fp64", a: w32, b: w64, flip: w32 !== w64 });
+    html += `<canvas id="spec-bonus-chart-${b}" class="chart small" aria-label="bonus race of request ${b}"></canvas></div>`;
+  });
+  $("spec-races").innerHTML = html;
+  for (const c of charts) {
+    drawScores($(c.id), c.rows, {
+      nameA: c.nameA,
+      nameB: c.nameB,
+      winnerA: c.a,
+      winnerB: c.b,
+      highlight: c.flip ? new Set([c.a, c.b]) : new Set(),
+    });
+  }
+}
+
+// ---- losslessness ----------------------------------------------------------------
+
+const lossless = { worker: null };
+
+function stopLossless(status) {
+  stopRun(lossless, "spec", status);
+}
+
+/** Runs the rejection step's experiment at every draft position, one after another, in a worker. */
+function startLossless() {
+  stopLossless("");
+  const shared = $("spec-shared").checked;
+  const sampler = shared ? "rejection_shared" : "rejection";
+  const label = shared ? "rejection_shared" : "rejection_salted";
+  const model = pipelines()[0];
+  const trials = Math.max(1, num("spec-trials") | 0);
+  const seed = Number(seedValue());
+  const positions = SPEC_STEP.draft_token_ids.length;
+  const reports = [];
+  $("spec-lossless").innerHTML = "";
+  $("spec-progress").value = 0;
+  $("spec-run").disabled = true;
+  $("spec-cancel").disabled = false;
+  $("spec-status").textContent = `Running ${label}, ${trials} trials per position under ${model}…`;
+  const worker = new Worker("experiment-worker.mjs", { type: "module" });
+  lossless.worker = worker;
+  const next = () => {
+    const t = reports.length;
+    worker.postMessage({
+      model,
+      target: Float32Array.from(SPEC_STEP.target_probs[t]),
+      draft: Float32Array.from(SPEC_STEP.draft_probs[t]),
+      options: { sampler, trials, seed, nanPolicy: $("nan-policy").value },
+    });
+  };
+  worker.onmessage = ({ data }) => {
+    if (data.progress !== undefined) {
+      $("spec-progress").value = (reports.length + data.progress) / positions;
+      return;
+    }
+    if (data.error) return stopLossless(`The experiment failed: ${data.error}`);
+    reports.push(data.report);
+    showLossless(reports, label, model, trials);
+    if (reports.length < positions) return next();
+    const worst = Math.min(...reports.map((r) => r.pValue));
+    stopLossless(`Done: ${label}, ${positions} positions × ${trials} trials under ${model}; smallest p-value ${fmt(worst)}.`);
+  };
+  worker.onerror = (e) => stopLossless(`The experiment failed: ${e.message}`);
+  next();
+}
+
+function showLossless(reports, label, model, trials) {
+  const cu = SPEC_STEP.cu_num_draft_tokens;
+  const list = (xs) => `[${xs.map((x) => fmt(x)).join(", ")}]`;
+  $("spec-lossless").innerHTML =
+    `<table class="facts" id="spec-lossless-table" data-sampler="${label}"><caption>${label} under ${esc(model)}: ` +
+    `the first emitted token against the target, ${trials} trials per position</caption>` +
+    "<tr><th>request</th><th>position</th><th>target p</th><th>draft d</th><th>observed counts</th><th>chi-square</th>" +
+    "<th>df</th><th>p-value</th><th>TV to p</th><th>verdict</th></tr>" +
+    reports
+      .map((r, t) => {
+        const b = cu.findIndex((c) => t < c);
+        const j = t - (b ? cu[b - 1] : 0);
+        const biased = r.pValue < 1e-6;
+        return `<tr class="${biased ? "nan" : ""}"><td>${b}</td><td>${j}</td><td>${list(SPEC_STEP.target_probs[t])}</td>` +
+          `<td>${list(SPEC_STEP.draft_probs[t])}</td><td>${list(r.counts)}</td><td>${fmt(r.chiSquare)}</td>` +
+          `<td>${r.df}</td><td>${fmt(r.pValue)}</td><td>${fmt(r.tvToTarget)}</td>` +
+          `<td>${biased ? "biased: the output is not p" : "consistent with p"}</td></tr>`;
+      })
+      .join("") + "</table>";
 }
 
 // ---- performance -------------------------------------------------------------
@@ -753,12 +1124,18 @@ async function runLiveBench() {
 
 // ---- sharing ---------------------------------------------------------------------
 
-const SHARED = ["preset", "tails", "gap", "vocab", "zipf", "temperature", "model-a", "model-b", "seed", "row", "start", "nan-policy", "paste"];
+const SHARED = [
+  "preset", "tails", "gap", "vocab", "zipf", "temperature", "model-a", "model-b", "seed", "row", "start", "nan-policy", "paste",
+  "address", "mrv2-pos", "slider-start",
+];
 
 async function encodeState() {
   const doc = Object.fromEntries(SHARED.map((id) => [id, $(id).value]));
   doc.logits = $("paste-logits").checked;
   doc.pasted = state.preset === "pasted";
+  doc.imported = state.imported;
+  doc.weightEdits = state.weightEdits;
+  doc.mrv2Draft = $("mrv2-draft").checked;
   doc.edits = state.edits;
   const stream = new Blob([JSON.stringify(doc)]).stream().pipeThrough(new CompressionStream("deflate-raw"));
   const bytes = new Uint8Array(await new Response(stream).arrayBuffer());
@@ -791,8 +1168,13 @@ async function restoreFromUrl() {
   const doc = await decodeState(m[1]);
   for (const id of SHARED) if (doc[id] !== undefined) $(id).value = doc[id];
   $("paste-logits").checked = Boolean(doc.logits);
-  if (doc.pasted) applyPaste(false);
+  $("mrv2-draft").checked = Boolean(doc.mrv2Draft);
+  if (doc.imported) applyImported(doc.imported, false);
+  else if (doc.pasted) applyPaste(false);
   else loadPreset(false);
+  state.weightEdits = doc.weightEdits || [];
+  applyWeights();
+  buildSliders();
   state.edits = doc.edits || [];
   refresh();
   return true;
@@ -815,7 +1197,7 @@ function refresh() {
     $("edit-error").textContent = e.message;
   }
   $("edits").textContent = state.edits.length
-    ? `Edited draws (raced as fp64 inline noise against its fp32 cast): ${state.edits.map(([t, v]) => `token ${t}: inv_q = ${v}`).join("; ")}`
+    ? `Edited draws (raced as fp64 inline noise against its fp32 cast): ${state.edits.map(([t, v, note]) => `token ${t}: inv_q = ${v}${note ? ` (${note})` : ""}`).join("; ")}`
     : "";
   showModels();
   showDraws();
@@ -856,6 +1238,22 @@ async function main() {
   $("share").onclick = shareLink;
   $("export-fixture").onclick = showFixture;
   $("edit-set").onclick = () => editDraw($("edit-value").value.trim());
+  $("edit-set-u").onclick = editUniform;
+  $("address").onchange = $("mrv2-pos").onchange = $("mrv2-draft").onchange = () => {
+    showAddress();
+    showDraws();
+  };
+  $("slider-start").onchange = buildSliders;
+  $("sliders-reset").onclick = () => {
+    state.weightEdits = [];
+    applyWeights();
+    buildSliders();
+    refresh();
+  };
+  $("import").onclick = importScenario;
+  $("spec-run").onclick = startLossless;
+  $("spec-shared").onchange = startLossless;
+  $("spec-cancel").onclick = () => stopLossless(`Cancelled at ${Math.round($("spec-progress").value * 100)}%.`);
   $("edit-zero").onclick = () => editDraw("inf");
   $("edit-floor").onclick = () => editDraw("16777216");
   $("edit-reset").onclick = () => {
@@ -863,6 +1261,7 @@ async function main() {
     refresh();
   };
   if (!(await restoreFromUrl())) loadPreset();
+  showAddress();
   showPerf();
   await startThreads();
 }

@@ -62,7 +62,7 @@ export function buildPreset(name, p) {
         weights: Float32Array.of(0.1, 0.5, 0.4),
         spec: SPEC_STEP,
         about:
-          "One speculative-decoding step (vLLM rejection_sample): two requests, drafts accepted while " +
+          "One speculative-decoding step (vLLM rejection_sample): three requests, drafts accepted while " +
           "p(x) / d(x) >= u, the recovered token at the first rejection, the bonus token otherwise.",
       };
     default:
@@ -75,36 +75,55 @@ export function manyTailGroups(tails, gap, temperature) {
   return { weights: Float64Array.from(fromLogits([0, -gap], temperature)), counts: Float64Array.of(1, tails) };
 }
 
-/** The speculative-decoding preset: two random requests, seeded uniforms and noise. */
-export const SPEC_STEP = {
-  exporace: 1,
-  op: "rejection",
-  precision: "f32",
-  seed: 7,
-  cu_num_draft_tokens: [2, 3],
-  draft_token_ids: [1, 2, 0],
-  target_probs: [
-    [0.1, 0.5, 0.4],
-    [0.3, 0.3, 0.4],
-    [0.2, 0.2, 0.6],
-  ],
-  draft_probs: [
-    [0.1, 0.8, 0.1],
-    [0.1, 0.1, 0.8],
-    [0.7, 0.2, 0.1],
-  ],
-  bonus_probs: [
-    [0.2, 0.3, 0.5],
-    [0.6, 0.3, 0.1],
-  ],
-};
-
 /**
  * The experiment's speculative position: a draft that puts most of its mass on
  * token 2, which the target mostly rejects, so the recovered token decides
  * often and shared noise (#54282) shows.
  */
 export const EXPERIMENT_STEP = { target: [0.4, 0.4, 0.2], draft: [0.1, 0.2, 0.7] };
+
+/**
+ * The speculative-decoding preset: three random requests, seeded uniforms and
+ * noise. Request 2's position is the experiment's step (two unequal residual
+ * entries, so shared noise biases it); the residuals of the other positions
+ * have one entry or two equal ones.
+ */
+export const SPEC_STEP = {
+  exporace: 1,
+  op: "rejection",
+  precision: "f32",
+  seed: 7,
+  cu_num_draft_tokens: [2, 3, 4],
+  draft_token_ids: [1, 2, 0, 2],
+  target_probs: [
+    [0.1, 0.5, 0.4],
+    [0.3, 0.3, 0.4],
+    [0.2, 0.2, 0.6],
+    EXPERIMENT_STEP.target,
+  ],
+  draft_probs: [
+    [0.1, 0.8, 0.1],
+    [0.1, 0.1, 0.8],
+    [0.7, 0.2, 0.1],
+    EXPERIMENT_STEP.draft,
+  ],
+  bonus_probs: [
+    [0.2, 0.3, 0.5],
+    [0.6, 0.3, 0.1],
+    [0.3, 0.3, 0.4],
+  ],
+};
+
+/** The speculative-decoding preset as the npm package's `SpecBatch` (typed arrays). */
+export function specBatch(step = SPEC_STEP) {
+  return {
+    vocabSize: step.target_probs[0].length,
+    cuNumDraftTokens: Int32Array.from(step.cu_num_draft_tokens),
+    draftTokenIds: Int32Array.from(step.draft_token_ids),
+    targetProbs: Float32Array.from(step.target_probs.flat()),
+    draftProbs: Float32Array.from(step.draft_probs.flat()),
+  };
+}
 
 /** Parses pasted numbers (commas, spaces or new lines). */
 export function parseNumbers(text) {

@@ -8,8 +8,13 @@ import { existsSync, readFileSync } from "node:fs";
 import { mkdtemp, mkdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createRequire } from "node:module";
 import { startServer } from "../../web/server.mjs";
 import { launchChromium } from "./chromium.mjs";
+import { SPEC_STEP, buildPreset, specBatch } from "../../web/presets.mjs";
+
+// The same core in Node: the numbers the page must show.
+const core = createRequire(import.meta.url)("../../pkg/node/exporace.js");
 
 let browser, context, shots;
 const servers = [];
@@ -48,6 +53,38 @@ async function choose(page, id, value) {
 }
 
 const text = (page, sel) => page.locator(sel).innerText();
+
+/** Runs `action` and waits until the page has redrawn. */
+async function redrawn(page, action) {
+  const before = await page.evaluate(() => Number(document.body.dataset.ready || 0));
+  await action();
+  await page.waitForFunction((n) => Number(document.body.dataset.ready || 0) > n, before, { timeout: 60000 });
+}
+
+/** A compare table's rows as [pipeline, winner, score, bits, runner-up, margin]. */
+async function compareRows(page, sel = "#compare-table") {
+  return (await page.locator(`${sel} tr`).allInnerTexts()).slice(1).map((r) => r.split("\t"));
+}
+
+/** Asserts that a compare table shows the core's races: winners, bits, runner-ups and margins. */
+async function assertCompare(page, expected, sel = "#compare-table") {
+  const rows = await compareRows(page, sel);
+  const races = [[expected.aName, expected.a], [expected.bName, expected.b]];
+  assert.equal(rows.length, 2);
+  races.forEach(([name, race], i) => {
+    const [n, winner, , bits, runnerUp, margin] = rows[i];
+    assert.equal(n, name);
+    assert.equal(winner, `token ${race.winner.token}`);
+    assert.equal(bits, race.winner.bits);
+    assert.equal(runnerUp, race.runnerUp ? String(race.runnerUp.token) : "none");
+    assert.equal(margin, race.marginUlps === null ? "n/a" : String(race.marginUlps));
+  });
+}
+
+const PARAMS = { vocab: 32000, zipf: 1.1, tails: 262144, gap: 20.5, temperature: 1 };
+const seeded = (weights) =>
+  core.run({ exporace: 1, op: "compare", weights: Array.from(weights), models: ["torch-cuda-f32", "torch-cuda-f64"], seed: "7", row: 0 }).result;
+const deadCount = (weights, model) => String(core.run({ exporace: 1, op: "dead_zone", model, weights: Array.from(weights) }).result.count);
 
 test("with COOP/COEP: threaded pool, many-tail dead zone, near-tie flip, overflow under each NaN policy", async () => {
   const { page, errors } = await open(true);
@@ -111,8 +148,8 @@ test("with COOP/COEP: threaded pool, many-tail dead zone, near-tie flip, overflo
   assert.match(await text(page, "#policy-pick"), /^Under reject: NaN score at token 1/);
 
   // The speculative-decoding step (seed 7 of the page).
-  assert.equal(await page.locator("#spec-trace tr").count(), 4);
-  assert.equal(await text(page, "#spec-output"), "[[1,1,-1],[2,-1,-1]]");
+  assert.equal(await page.locator("#spec-trace tr").count(), 5);
+  assert.equal(await text(page, "#spec-output"), "[[1,1,-1],[2,-1,-1],[2,2,-1]]");
   assert.match(await text(page, "#spec-trace"), /0\t0\t1\t0\.5\t0\.8\t0\.4950397946340347\taccepted/);
   assert.equal(await page.locator("#score-chart").isHidden(), true, "no scores to draw when the race refuses");
   await choose(page, "nan-policy", "nan_never_wins");
@@ -247,5 +284,147 @@ test("without COOP/COEP: one thread, and the page says why", async () => {
   assert.equal(await page.locator("#thread-status").getAttribute("data-mode"), "single");
   assert.match(await text(page, "#thread-status"), /one thread: the page is not cross-origin isolated/);
   assert.equal(await text(page, "#dead-count-a"), "262144", "the single-threaded core gives the same answer");
+  assert.deepEqual(errors, []);
+});
+
+test("presets, sliders, JSON import, u editing, addresses, the speculative step's races and losslessness", async () => {
+  const { page, errors } = await open(true);
+
+  // Uniform and Zipf: the core's seeded races and dead zones, rendered.
+  for (const name of ["uniform", "zipf"]) {
+    await choose(page, "preset", name);
+    const weights = buildPreset(name, PARAMS).weights;
+    await assertCompare(page, seeded(weights));
+    assert.equal(await text(page, "#dead-count-a"), deadCount(weights, "torch-cuda-f32"), name);
+    assert.equal(await text(page, "#dead-count-b"), deadCount(weights, "torch-cuda-f64"), name);
+    assert.match(await text(page, "#prob-summary"), /^32000 tokens; pipeline A kills 0 of them/);
+    assert.equal(await page.locator("#sliders input[type=range]").count(), 6);
+    if (name === "uniform") {
+      await page.waitForSelector("#exact-table", { timeout: 120000 });
+      for (const i of [0, 1, 2]) assert.equal(await text(page, `#exact-0-${i}`), "1", "one group of equal weights always wins");
+    } else {
+      assert.match(await text(page, "#exact-out"), /up to 8 distinct weights; this race has 32000/);
+    }
+    await page.screenshot({ path: join(shots, `${name}.png`) });
+  }
+
+  // A slider sets token 1 of the near-tie to 0.1: the flip is gone, both pick token 0.
+  await choose(page, "preset", "near-tie");
+  assert.equal(await page.locator("#flip").getAttribute("data-flipped"), "true");
+  await redrawn(page, () => page.locator("#slider-1").fill("-1"));
+  assert.equal(await text(page, "#slider-out-1"), "0.1");
+  assert.equal(await text(page, "#weight-edits"), "Weights set by the sliders: token 1 = 0.1");
+  assert.equal(await page.locator("#flip").getAttribute("data-flipped"), "false");
+  assert.equal(await text(page, "#exact-winner"), "0");
+  const slid = core.run({ exporace: 1, op: "compare", weights: [0.25, Math.fround(0.1)], noise: ["1", "1.000000000001"] }).result;
+  await assertCompare(page, slid);
+  // By keyboard: one step left lowers the weight again.
+  await page.focus("#slider-1");
+  await redrawn(page, () => page.keyboard.press("ArrowLeft"));
+  assert.equal(Number(await page.inputValue("#slider-1")), -1.01);
+
+  // Export the state as a fixture, load another preset, import the fixture: the same race.
+  await page.click("#export-fixture");
+  const fixture = await page.inputValue("#fixture");
+  const before = await compareRows(page);
+  await choose(page, "preset", "uniform");
+  await page.fill("#import-json", fixture);
+  await redrawn(page, () => page.click("#import"));
+  assert.equal(await text(page, "#import-error"), "");
+  assert.deepEqual(await compareRows(page), before);
+  assert.match(await text(page, "#import-note"), /^Imported: 2 weights with inline noise/);
+  // A hand-written scenario with seeded pipelines, and one the core refuses.
+  await page.fill("#import-json", JSON.stringify({ exporace: 1, op: "compare", weights: [0.5, 0.3, 0.2], models: ["triton-classic", "torch-cuda-f64"], seed: 11, row: 2 }));
+  await redrawn(page, () => page.click("#import"));
+  assert.equal(await page.inputValue("#model-a"), "triton-classic");
+  assert.equal(await page.inputValue("#seed"), "11");
+  await assertCompare(page, core.run({ exporace: 1, op: "compare", weights: [0.5, 0.3, 0.2], models: ["triton-classic", "torch-cuda-f64"], seed: 11, row: 2 }).result);
+  await page.fill("#import-json", '{"exporace": 1, "op": "race", "precision": "f32", "wieghts": [1]}');
+  await page.click("#import");
+  assert.match(await text(page, "#import-error"), /unknown field .wieghts./);
+  await page.locator("#probs").screenshot({ path: join(shots, "probabilities-sliders-import.png") });
+
+  // The address of the draws shown: MRV2 (draft position 17), then torch CPU, which needs its own model.
+  await page.selectOption("#model-a", "torch-cuda-f32");
+  await page.selectOption("#address", "mrv2");
+  await page.fill("#mrv2-pos", "17");
+  await page.locator("#mrv2-pos").dispatchEvent("change");
+  await page.check("#mrv2-draft");
+  const mrv2 = core.run({ exporace: 1, op: "noise", model: "torch-cuda-f32", seed: "11", address: "mrv2", pos: 17, draft: true, start: 0, count: 3 });
+  await page.waitForFunction(() => /MRV2 position 17 \(draft/.test(document.getElementById("draws").innerText));
+  const drawRows = (await page.locator("#draws tr[data-i]").allInnerTexts()).map((r) => r.split("\t"));
+  assert.deepEqual(drawRows.map((r) => r[1]), mrv2.result.draws.map((d) => d.raw));
+  await page.selectOption("#address", "torch_cpu");
+  assert.match(await text(page, "#draws"), /address torch_cpu replays torch's generator and needs model torch-cpu/);
+  await page.selectOption("#model-a", "torch-cpu");
+  await page.locator("#model-a").dispatchEvent("change");
+  await page.waitForFunction(() => /torch CPU generator after 0/.test(document.getElementById("draws").innerText));
+  const cpu = core.run({ exporace: 1, op: "noise", model: "torch-cpu", seed: "11", address: "torch_cpu", start: 0, count: 8 });
+  assert.deepEqual((await page.locator("#draws tr[data-i]").allInnerTexts()).map((r) => r.split("\t")[1]), cpu.result.draws.map((d) => d.raw));
+  await page.selectOption("#address", "exporace");
+
+  // Set u of token 2 under pipeline B (torch-cuda-f64): the core puts it on the lattice and computes E.
+  await page.fill("#edit-token", "2");
+  await page.fill("#edit-u", "0.5");
+  await redrawn(page, () => page.click("#edit-set-u"));
+  const half = core.transformUniform("torch-cuda-f64", null, { uniform: 0.5 }).draws[0];
+  assert.equal(await text(page, "#u-e"), String(half.e));
+  assert.equal(await text(page, "#u-branch"), "normal");
+  assert.match(await text(page, "#edits"), new RegExp(`token 2: inv_q = ${half.invQ} \\(u = 0\\.5 under torch-cuda-f64: E = ${half.e}, normal\\)`));
+  await page.fill("#edit-u", "1");
+  await redrawn(page, () => page.click("#edit-set-u"));
+  assert.equal(await text(page, "#u-branch"), "clamped");
+  assert.equal(await text(page, "#u-e"), "1.110223e-16", "u = 1 is clamped to E = 2^-53");
+  assert.equal(await text(page, "#exact-winner"), "2", "E = 2^-53 makes token 2 win");
+  await page.fill("#edit-u", "2");
+  await page.click("#edit-set-u");
+  assert.match(await text(page, "#edit-error"), /point\.uniform must be a number in \[0, 1\], got 2/);
+  await page.locator("#noise").screenshot({ path: join(shots, "noise-u-edit.png") });
+
+  // The speculative-decoding step: recovered-token races through compare, bonus races, losslessness.
+  await choose(page, "preset", "spec");
+  await page.selectOption("#model-a", "torch-cuda-f32");
+  const step = core.run({ ...SPEC_STEP, seed: "11" }).result;
+  assert.equal(await text(page, "#spec-output"), JSON.stringify(step.outputTokenIds));
+  const batch = specBatch();
+  for (const [b, req] of step.requests.entries()) {
+    if (req.recovered) {
+      assert.equal(await text(page, `#spec-recovered-${b}`), String(req.recovered.winner.token), `request ${b}`);
+      const t = SPEC_STEP.cu_num_draft_tokens[b] - req.numDraft + req.numAccepted;
+      const weights = Array.from(core.residualWeights(batch, t));
+      const models = [{ model: "ideal", precision: "f32" }, { model: "ideal", precision: "f64" }];
+      await assertCompare(page, core.run({ exporace: 1, op: "compare", weights, models, seed: "11", row: b }).result, `#compare-table-spec-${b}`);
+      assert.equal(await page.locator(`#spec-race-${b} tr`).count(), 4);
+    }
+    if (req.bonus !== null) assert.equal(await text(page, `#spec-bonus-${b}`), String(req.bonus));
+  }
+  await page.fill("#spec-trials", "20480");
+  const verdicts = async (label) => {
+    await page.waitForFunction((l) => document.getElementById("spec-status").textContent.startsWith(`Done: ${l}`), label, { timeout: 60000 });
+    const rows = (await page.locator("#spec-lossless-table tr").allInnerTexts()).slice(1).map((r) => r.split("\t"));
+    assert.equal(rows.length, SPEC_STEP.draft_token_ids.length);
+    return rows.map((r) => ({ p: Number(r[7]), tv: Number(r[8]), verdict: r[9] }));
+  };
+  await page.click("#spec-run");
+  const salted = await verdicts("rejection_salted");
+  assert.ok(salted.every((r) => r.verdict === "consistent with p" && r.p > 1e-4), JSON.stringify(salted));
+  await page.check("#spec-shared");
+  const shared = await verdicts("rejection_shared");
+  assert.equal(shared[3].verdict, "biased: the output is not p");
+  assert.ok(shared[3].p < 1e-6 && shared[3].tv > 2 * salted[3].tv, JSON.stringify(shared));
+  await page.locator("#spec").screenshot({ path: join(shots, "speculative.png") });
+
+  // The sliders, the import and the noise address travel in the link.
+  await page.selectOption("#address", "triton");
+  await page.locator("#slider-2").fill("-2");
+  await page.waitForFunction(() => /token 2 = 0\.01/.test(document.getElementById("weight-edits").textContent));
+  await page.click("#share");
+  await page.waitForFunction(() => document.getElementById("share-url").value !== "");
+  const again = await context.newPage();
+  await again.goto(await page.inputValue("#share-url"));
+  await again.waitForFunction(() => Number(document.body.dataset.ready) > 0);
+  assert.equal(await text(again, "#weight-edits"), await text(page, "#weight-edits"));
+  assert.equal(await again.inputValue("#address"), "triton");
+  assert.deepEqual(await compareRows(again), await compareRows(page));
   assert.deepEqual(errors, []);
 });

@@ -213,6 +213,52 @@ export function randint4x(seed: U64, offset: U64): Uint32Array;
 /** Triton's `tl.rand(seed, offset)`: `randint` folded to 31 bits times 4.6566127342e-10 in fp32; in [0, 1]. */
 export function rand(seed: U64, offset: U64): number;
 
+/** One draw of a catalogue model, as listed by a `noise` scenario. */
+export interface ModelDraw {
+  /** Token (or offset) index; 0 for {@link transformUniform}. */
+  token: number;
+  /** The model's lattice integer, as a decimal string. */
+  raw: string;
+  /** The uniform as the engine held it, widened exactly to a JS number. */
+  uniform: number;
+  /** E (exponential recipes) or G (Gumbel recipes) in the model's precision. */
+  value: number | "inf" | "-inf" | "nan";
+  /** IEEE bits of `value` in the model's precision. */
+  bits: string;
+  /** E (for Gumbel recipes the intermediate `-ln u` or `-ln_1p(-u)`). */
+  e: number | "inf" | "-inf" | "nan";
+  /** The race multiplier `1 / E` (or `e^G`) in the model's precision. */
+  invQ: number | "inf" | "-inf" | "nan";
+  /** The transform's branch. */
+  branch: "normal" | "clamped" | "zero" | "infinite";
+}
+
+/**
+ * The draw a catalogue model makes from one point of its uniform lattice:
+ * `{ raw }` (the integer the model reads from the random words, a bigint,
+ * number or decimal string) or `{ uniform }` (the lattice point whose uniform
+ * is nearest, ties to the smaller integer). The transform is the model's own
+ * (`NoiseModel::transform`), so E and `invQ` are the bits the engine computes
+ * from that uniform.
+ * @param model A catalogue name, as in `run({ op: "models" })`.
+ * @param precision `"f32"` or `"f64"` to run the recipe at that precision; `null` for the engine's.
+ * @returns `{ model, draws: [draw] }`, the answer of a `noise` scenario with one draw.
+ * @throws Error on an unknown model, a raw integer off the lattice or a uniform outside [0, 1].
+ */
+export function transformUniform(
+  model: string,
+  precision: "f32" | "f64" | null | undefined,
+  point: { raw: U64 | string } | { uniform: number },
+): { model: Record<string, unknown>; draws: [ModelDraw] };
+
+/**
+ * The weights of the recovered token's race at draft position `position` (a
+ * flat index into `draftTokenIds`): `max(p - d, 0)` over the vocabulary with
+ * draft probs, else `p` with the draft token zeroed, in f32.
+ * @throws Error on an invalid batch or a position past the last draft token.
+ */
+export function residualWeights(batch: SpecBatch, position: number): Float32Array;
+
 /** The win probability of one group of tokens that share a weight. */
 export interface GroupProbability {
   /** The group's weight. */

@@ -21,6 +21,7 @@
 mod args;
 mod exact;
 mod experiment;
+mod inspect;
 mod output;
 mod race;
 mod random;
@@ -32,6 +33,7 @@ mod viz;
 
 pub use exact::win_probabilities;
 pub use experiment::run_experiment;
+pub use inspect::{residual_weights, transform_uniform};
 pub use race::{race_div, race_mul, race_seeded};
 pub use random::{fill_inv_q, fill_q, fill_uniform, rand, randint, randint4x};
 pub use scenario::{camel_keys, run};

@@ -10,7 +10,9 @@ use super::number::{AnyFloat, Num, floats};
 use crate::error::{Error, Result};
 use crate::float::{NoiseFloat, Precision};
 use crate::forensics::{self, DeadZone, FlipReport};
-use crate::models::{Branch, CATALOGUE, CatalogueEntry, ModelFacts, ModelVisitor, NoiseModel};
+use crate::models::{
+    Branch, CATALOGUE, CatalogueEntry, Draw, ModelFacts, ModelVisitor, NoiseModel,
+};
 use crate::policy::NanPolicy;
 use crate::race::{Contender, Form, RaceResult};
 use crate::torch_cpu::TorchCpuGenerator;
@@ -243,6 +245,23 @@ pub struct DrawOut {
     pub branch: Branch,
 }
 
+impl DrawOut {
+    /// Draw `d` listed at token (or offset) `token`.
+    pub fn of<T: NoiseFloat>(token: u64, d: &Draw<T>) -> Self {
+        let value = AnyFloat::of(d.value);
+        DrawOut {
+            token,
+            raw: d.raw.to_string(),
+            uniform: d.uniform,
+            bits: value.bits(),
+            value,
+            e: AnyFloat::of(d.e),
+            inv_q: AnyFloat::of(d.inv_q()),
+            branch: d.branch,
+        }
+    }
+}
+
 /// A `noise` answer.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct NoiseOut {
@@ -364,17 +383,7 @@ impl ModelVisitor for NoiseVisit<'_> {
                     (Address::Mrv2, _) => m.draw_mrv2(self.seed, b.pos, b.draft, i as u32),
                     _ => m.draw(self.seed, b.row, i as u32),
                 };
-                let value = AnyFloat::of(d.value);
-                DrawOut {
-                    token: i,
-                    raw: d.raw.to_string(),
-                    uniform: d.uniform,
-                    bits: value.bits(),
-                    value,
-                    e: AnyFloat::of(d.e),
-                    inv_q: AnyFloat::of(d.inv_q()),
-                    branch: d.branch,
-                }
+                DrawOut::of(i, &d)
             })
             .collect();
         Ok(NoiseOut {
