@@ -17,8 +17,10 @@ use crate::tensor::{DType, Data, Tensor, element_count};
 /// The largest header accepted, as NumPy's own `max_header_size` default.
 pub const MAX_HEADER_LEN: usize = 10_000;
 
-/// The deepest bracket nesting accepted in a header (a real one has 2).
-pub const MAX_NESTING: usize = 16;
+/// The deepest bracket nesting accepted in a header: a real one has 2 (the
+/// dict and the shape tuple). The Python-literal parser backtracks
+/// exponentially in the depth, so deeper headers are refused unparsed.
+pub const MAX_NESTING: usize = 4;
 
 const MAGIC: &[u8] = b"\x93NUMPY";
 

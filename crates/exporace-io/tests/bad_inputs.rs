@@ -171,7 +171,7 @@ fn malformed_npy_headers() {
     );
     assert_eq!(
         err_npy(&b),
-        "x.npy: not a valid .npy file: the header nests deeper than 16"
+        "x.npy: not a valid .npy file: the header nests deeper than 4"
     );
 }
 
