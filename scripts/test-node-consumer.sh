@@ -17,3 +17,10 @@ cp "$root"/tests/js/consumer/* "$root/tests/js/golden.mjs" .
 "$root/node_modules/.bin/tsc" -p tsconfig.json
 echo "typescript: the declarations check under --strict"
 EXPORACE_GOLDEN="$root/tests/golden" node --test esm.test.mjs cjs.test.cjs garbage.test.mjs
+
+# The package README's example, run as written from the installed tarball.
+awk '/^```js$/{on=1; next} /^```$/{if (on) exit} on' "$root/crates/exporace-wasm/README.md" >readme-example.mjs
+out=$(node readme-example.mjs)
+printf '%s\n' "$out"
+grep -q '^\[ 2, 0 \]$' <<<"$out" || { echo "the README example did not print [ 2, 0 ]" >&2; exit 1; }
+echo "README example: ran and printed the documented recovered tokens"
