@@ -418,6 +418,23 @@ function editDraw(value, note = null, token = editedToken()) {
   refresh();
 }
 
+/** Sets E of one token: inv_q is the score of the core's division race of weight 1 against q = E, written as the shortest decimal of that f64. */
+function editExponential() {
+  const token = editedToken();
+  if (token === null) return;
+  const text = $("edit-e").value.trim();
+  let winner;
+  try {
+    winner = ex.raceDiv(Float32Array.of(1), Float64Array.of(text === "" ? NaN : scenarioNumber(text))).winner;
+  } catch (e) {
+    $("edit-error").textContent = e.message;
+    return;
+  }
+  $("u-draw").innerHTML = "";
+  // The score is the f64 inv_q (null for inf, which the scenario format spells "inf").
+  editDraw(winner.score === null ? "inf" : String(winner.score), `E = ${text}: inv_q bits ${winner.bits}`, token);
+}
+
 /** Sets u of one token: pipeline B's model puts it on its lattice and computes E and inv_q (transformUniform). */
 function editUniform() {
   const token = editedToken();
@@ -1239,6 +1256,7 @@ async function main() {
   $("export-fixture").onclick = showFixture;
   $("edit-set").onclick = () => editDraw($("edit-value").value.trim());
   $("edit-set-u").onclick = editUniform;
+  $("edit-set-e").onclick = editExponential;
   $("address").onchange = $("mrv2-pos").onchange = $("mrv2-draft").onchange = () => {
     showAddress();
     showDraws();

@@ -379,6 +379,18 @@ test("presets, sliders, JSON import, u editing, addresses, the speculative step'
   await page.fill("#edit-u", "2");
   await page.click("#edit-set-u");
   assert.match(await text(page, "#edit-error"), /point\.uniform must be a number in \[0, 1\], got 2/);
+  // Set E of token 2: the core's division race gives inv_q, and the race follows.
+  await page.fill("#edit-e", "1e6");
+  await redrawn(page, () => page.click("#edit-set-e"));
+  assert.notEqual(await text(page, "#exact-winner"), "2", "E = 1e6 makes token 2 lose");
+  assert.match(await text(page, "#edits"), /token 2: inv_q = 0\.000001 \(E = 1e6: inv_q bits 0x3eb0c6f7a0b5ed8d\)/);
+  await page.fill("#edit-e", "0x3c90000000000000");
+  await redrawn(page, () => page.click("#edit-set-e"));
+  assert.equal(await text(page, "#exact-winner"), "2", "E = 2^-54 makes token 2 win");
+  assert.match(await text(page, "#edits"), /token 2: inv_q = 18014398509481984 \(E = 0x3c90000000000000: inv_q bits 0x4350000000000000\)/);
+  await page.fill("#edit-e", "-1");
+  await page.click("#edit-set-e");
+  assert.notEqual(await text(page, "#edit-error"), "");
   await page.locator("#noise").screenshot({ path: join(shots, "noise-u-edit.png") });
 
   // The speculative-decoding step: recovered-token races through compare, bonus races, losslessness.
