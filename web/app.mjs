@@ -30,6 +30,8 @@ const state = {
   weights: null,
   baseNoise: null,
   edits: [],
+  // The speculative step's batch (the preset's, or as edited in the speculative view).
+  spec: structuredClone(SPEC_STEP),
   noise: null,
   preset: null,
   imported: null,
@@ -848,20 +850,46 @@ function showExperiment(r, sampler, model) {
 
 // ---- speculative decoding ---------------------------------------------------
 
+/** The fields of the speculative batch the editor shows. */
+const SPEC_FIELDS = ["cu_num_draft_tokens", "draft_token_ids", "target_probs", "draft_probs", "bonus_probs", "uniform"];
+
+/** Writes the batch into the editor: one field per line. */
+function showSpecEditor() {
+  $("spec-batch").value = "{\n" + SPEC_FIELDS.filter((f) => f in state.spec)
+    .map((f) => `  "${f}": ${JSON.stringify(state.spec[f])}`).join(",\n") + "\n}";
+}
+
+/** Takes the edited batch when the core accepts it (its message is shown otherwise). */
+function applySpecEditor() {
+  $("spec-error").textContent = "";
+  try {
+    const fields = JSON.parse($("spec-batch").value);
+    const unknown = Object.keys(fields).filter((f) => !SPEC_FIELDS.includes(f));
+    if (unknown.length) throw new Error(`unknown field ${unknown[0]}; the fields are ${SPEC_FIELDS.join(", ")}`);
+    const spec = { exporace: 1, op: "rejection", precision: SPEC_STEP.precision, seed: SPEC_STEP.seed, ...fields };
+    ask({ ...spec, seed: seedValue() });
+    state.spec = spec;
+  } catch (e) {
+    $("spec-error").textContent = e.message;
+    return;
+  }
+  refresh();
+}
+
 function showSpec() {
   const seed = seedValue();
-  const report = ask({ ...SPEC_STEP, seed, nan_policy: $("nan-policy").value });
+  const report = ask({ ...state.spec, seed, nan_policy: $("nan-policy").value });
   const r = report.result;
-  const cu = SPEC_STEP.cu_num_draft_tokens;
+  const cu = state.spec.cu_num_draft_tokens;
   let html = `<p>Seed ${esc(report.seed)}, precision ${report.precision}. Output tokens (-1 = nothing emitted): ` +
     `<code id="spec-output">${esc(JSON.stringify(r.outputTokenIds))}</code></p><table class="facts" id="spec-trace">` +
     "<tr><th>request</th><th>position</th><th>draft</th><th>p(draft)</th><th>d(draft)</th><th>uniform u</th><th>outcome</th></tr>";
   r.requests.forEach((req, b) => {
     const first = b ? cu[b - 1] : 0;
     for (let j = 0; j < req.numDraft; j++) {
-      const t = first + j, x = SPEC_STEP.draft_token_ids[t];
+      const t = first + j, x = state.spec.draft_token_ids[t];
       const outcome = j < req.numAccepted ? "accepted" : j === req.numAccepted ? "rejected: recovered token" : "not reached";
-      html += `<tr><td>${b}</td><td>${j}</td><td>${x}</td><td>${SPEC_STEP.target_probs[t][x]}</td><td>${SPEC_STEP.draft_probs[t][x]}</td>` +
+      html += `<tr><td>${b}</td><td>${j}</td><td>${x}</td><td>${state.spec.target_probs[t][x]}</td><td>${state.spec.draft_probs[t][x]}</td>` +
         `<td>${fmt(r.uniform[t])}</td><td>${outcome}</td></tr>`;
     }
   });
@@ -901,8 +929,8 @@ function scoreTable(id, weightName, weights, rows, winners) {
  */
 function showSpecRaces(report) {
   const r = report.result, seed = BigInt(report.seed), policy = $("nan-policy").value;
-  const batch = specBatch();
-  const v = batch.vocabSize, cu = SPEC_STEP.cu_num_draft_tokens;
+  const batch = specBatch(state.spec);
+  const v = batch.vocabSize, cu = state.spec.cu_num_draft_tokens;
   const fill = (stream, row) => {
     const q32 = new Float32Array(v), q64 = new Float64Array(v);
     ex.fillInvQ(seed, stream, row, q32);
@@ -928,7 +956,7 @@ function showSpecRaces(report) {
       const rows = scoreRows(residual, q32, q64);
       const same = c.a.winner.token === req.recovered.winner.token;
       html +=
-        `<p>Draft ${SPEC_STEP.draft_token_ids[t]} at position ${req.numAccepted} was rejected: the recovered token is the race over ` +
+        `<p>Draft ${state.spec.draft_token_ids[t]} at position ${req.numAccepted} was rejected: the recovered token is the race over ` +
         `the residual max(p - d, 0) on noise row ${b}. The rejection sampler emitted token ${req.recovered.winner.token}; ` +
         `this race at fp32 picks token <span id="spec-recovered-${b}">${c.a.winner.token}</span>` +
         `${same ? " (the same race)" : " (they differ)"}.</p>` +
@@ -939,7 +967,7 @@ function showSpecRaces(report) {
     } else {
       html += "<p>Every draft was accepted: no recovered token.</p>";
     }
-    const weights = Float32Array.from(SPEC_STEP.bonus_probs[b]);
+    const weights = Float32Array.from(state.spec.bonus_probs[b]);
     const bonus = fill("bonus", b);
     const w32 = ex.raceMul(weights, bonus.q32, { nanPolicy: policy }).winner.token;
     const w64 = ex.raceMul(weights, bonus.q64, { nanPolicy: policy }).winner.token;
@@ -981,7 +1009,7 @@ function startLossless() {
   const model = pipelines()[0];
   const trials = Math.max(1, num("spec-trials") | 0);
   const seed = Number(seedValue());
-  const positions = SPEC_STEP.draft_token_ids.length;
+  const positions = state.spec.draft_token_ids.length;
   const reports = [];
   $("spec-lossless").innerHTML = "";
   $("spec-progress").value = 0;
@@ -994,8 +1022,8 @@ function startLossless() {
     const t = reports.length;
     worker.postMessage({
       model,
-      target: Float32Array.from(SPEC_STEP.target_probs[t]),
-      draft: Float32Array.from(SPEC_STEP.draft_probs[t]),
+      target: Float32Array.from(state.spec.target_probs[t]),
+      draft: Float32Array.from(state.spec.draft_probs[t]),
       options: { sampler, trials, seed, nanPolicy: $("nan-policy").value },
     });
   };
@@ -1016,7 +1044,7 @@ function startLossless() {
 }
 
 function showLossless(reports, label, model, trials) {
-  const cu = SPEC_STEP.cu_num_draft_tokens;
+  const cu = state.spec.cu_num_draft_tokens;
   const list = (xs) => `[${xs.map((x) => fmt(x)).join(", ")}]`;
   $("spec-lossless").innerHTML =
     `<table class="facts" id="spec-lossless-table" data-sampler="${label}"><caption>${label} under ${esc(model)}: ` +
@@ -1028,8 +1056,8 @@ function showLossless(reports, label, model, trials) {
         const b = cu.findIndex((c) => t < c);
         const j = t - (b ? cu[b - 1] : 0);
         const biased = r.pValue < 1e-6;
-        return `<tr class="${biased ? "nan" : ""}"><td>${b}</td><td>${j}</td><td>${list(SPEC_STEP.target_probs[t])}</td>` +
-          `<td>${list(SPEC_STEP.draft_probs[t])}</td><td>${list(r.counts)}</td><td>${fmt(r.chiSquare)}</td>` +
+        return `<tr class="${biased ? "nan" : ""}"><td>${b}</td><td>${j}</td><td>${list(state.spec.target_probs[t])}</td>` +
+          `<td>${list(state.spec.draft_probs[t])}</td><td>${list(r.counts)}</td><td>${fmt(r.chiSquare)}</td>` +
           `<td>${r.df}</td><td>${fmt(r.pValue)}</td><td>${fmt(r.tvToTarget)}</td>` +
           `<td>${biased ? "biased: the output is not p" : "consistent with p"}</td></tr>`;
       })
@@ -1154,6 +1182,7 @@ async function encodeState() {
   doc.weightEdits = state.weightEdits;
   doc.mrv2Draft = $("mrv2-draft").checked;
   doc.edits = state.edits;
+  doc.spec = state.spec;
   const stream = new Blob([JSON.stringify(doc)]).stream().pipeThrough(new CompressionStream("deflate-raw"));
   const bytes = new Uint8Array(await new Response(stream).arrayBuffer());
   return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
@@ -1193,6 +1222,8 @@ async function restoreFromUrl() {
   applyWeights();
   buildSliders();
   state.edits = doc.edits || [];
+  state.spec = doc.spec || structuredClone(SPEC_STEP);
+  showSpecEditor();
   refresh();
   return true;
 }
@@ -1257,6 +1288,13 @@ async function main() {
   $("edit-set").onclick = () => editDraw($("edit-value").value.trim());
   $("edit-set-u").onclick = editUniform;
   $("edit-set-e").onclick = editExponential;
+  showSpecEditor();
+  $("spec-apply").onclick = applySpecEditor;
+  $("spec-reset").onclick = () => {
+    state.spec = structuredClone(SPEC_STEP);
+    showSpecEditor();
+    applySpecEditor();
+  };
   $("address").onchange = $("mrv2-pos").onchange = $("mrv2-draft").onchange = () => {
     showAddress();
     showDraws();

@@ -410,6 +410,31 @@ test("presets, sliders, JSON import, u editing, addresses, the speculative step'
     }
     if (req.bonus !== null) assert.equal(await text(page, `#spec-bonus-${b}`), String(req.bonus));
   }
+  // Edit the batch: target p(draft) = 0 at position 0 of request 0, and given uniforms; the core recomputes the trace.
+  const edited = {
+    cu_num_draft_tokens: SPEC_STEP.cu_num_draft_tokens,
+    draft_token_ids: SPEC_STEP.draft_token_ids,
+    target_probs: [[0.1, 0, 0.9], ...SPEC_STEP.target_probs.slice(1)],
+    draft_probs: SPEC_STEP.draft_probs,
+    bonus_probs: SPEC_STEP.bonus_probs,
+    uniform: [0.5, 0.5, 0.5, 0.5],
+  };
+  await page.fill("#spec-batch", JSON.stringify(edited));
+  await redrawn(page, () => page.click("#spec-apply"));
+  const editedStep = core.run({ ...SPEC_STEP, ...edited, seed: "11" }).result;
+  assert.notEqual(JSON.stringify(editedStep.outputTokenIds), JSON.stringify(step.outputTokenIds));
+  assert.equal(await text(page, "#spec-output"), JSON.stringify(editedStep.outputTokenIds));
+  assert.match((await page.locator("#spec-trace tr").allInnerTexts())[1], /^0\t0\t1\t0\t0\.8\t0\.5\trejected: recovered token$/);
+  assert.equal(await text(page, "#spec-recovered-0"), String(editedStep.requests[0].recovered.winner.token));
+  const editedWeights = Array.from(core.residualWeights(specBatch({ ...SPEC_STEP, ...edited }), 0));
+  const models = [{ model: "ideal", precision: "f32" }, { model: "ideal", precision: "f64" }];
+  await assertCompare(page, core.run({ exporace: 1, op: "compare", weights: editedWeights, models, seed: "11", row: 0 }).result, "#compare-table-spec-0");
+  await page.fill("#spec-batch", '{"draft_token_ids": [1, 2, 0, 7]}');
+  await page.click("#spec-apply");
+  assert.notEqual(await text(page, "#spec-error"), "");
+  await page.locator("#spec").screenshot({ path: join(shots, "speculative-edited.png") });
+  await redrawn(page, () => page.click("#spec-reset"));
+  assert.equal(await text(page, "#spec-output"), JSON.stringify(step.outputTokenIds));
   await page.fill("#spec-trials", "20480");
   const verdicts = async (label) => {
     await page.waitForFunction((l) => document.getElementById("spec-status").textContent.startsWith(`Done: ${l}`), label, { timeout: 60000 });
