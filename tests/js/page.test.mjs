@@ -429,10 +429,10 @@ test("presets, sliders, JSON import, u editing, addresses, the speculative step'
   const editedWeights = Array.from(core.residualWeights(specBatch({ ...SPEC_STEP, ...edited }), 0));
   const models = [{ model: "ideal", precision: "f32" }, { model: "ideal", precision: "f64" }];
   await assertCompare(page, core.run({ exporace: 1, op: "compare", weights: editedWeights, models, seed: "11", row: 0 }).result, "#compare-table-spec-0");
+  await page.locator("#spec").screenshot({ path: join(shots, "speculative-edited.png") });
   await page.fill("#spec-batch", '{"draft_token_ids": [1, 2, 0, 7]}');
   await page.click("#spec-apply");
   assert.notEqual(await text(page, "#spec-error"), "");
-  await page.locator("#spec").screenshot({ path: join(shots, "speculative-edited.png") });
   await redrawn(page, () => page.click("#spec-reset"));
   assert.equal(await text(page, "#spec-output"), JSON.stringify(step.outputTokenIds));
   await page.fill("#spec-trials", "20480");
