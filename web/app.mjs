@@ -239,6 +239,44 @@ function importScenario() {
   }
 }
 
+/** Reads a `.npy` file in the core (exporace-io's reader) as p, q or d. */
+async function importNpy() {
+  $("npy-error").textContent = "";
+  $("npy-note").textContent = "";
+  const file = $("npy-file").files[0];
+  if (!file) return;
+  const role = $("npy-role").value;
+  try {
+    const npy = ex.readNpy(role, new Uint8Array(await file.arrayBuffer()));
+    const shape = `${npy.dtype} [${npy.shape.join(", ")}]`;
+    if (role === "p") {
+      setWeights(Float32Array.from(npy.values), null, "npy");
+      $("about").textContent = `${npy.values.length} weights from ${file.name} (${shape}).`;
+    } else if (role === "q") {
+      if (npy.values.length !== state.weights.length)
+        throw new Error(`q has ${npy.values.length} entries; the race has ${state.weights.length} weights`);
+      // inv_q of each entry is the core's division race w / q at w = 1.
+      const noise = Array.from(npy.values, (q) => {
+        const score = ex.raceDiv(Float32Array.of(1), Float64Array.of(q)).winner.score;
+        return score === null ? "inf" : String(score);
+      });
+      setWeights(state.baseWeights, noise, state.preset);
+    } else {
+      const v = state.spec.target_probs[0].length;
+      if (npy.shape.length !== 2 || npy.shape[0] !== state.spec.draft_probs.length || npy.shape[1] !== v)
+        throw new Error(`d must have shape [${state.spec.draft_probs.length}, ${v}], got [${npy.shape.join(", ")}]`);
+      const rows = Array.from({ length: npy.shape[0] }, (_, t) => Array.from(npy.values.subarray(t * v, (t + 1) * v)));
+      ask({ ...state.spec, draft_probs: rows, seed: seedValue() });
+      state.spec = { ...state.spec, draft_probs: rows };
+      showSpecEditor();
+    }
+    $("npy-note").textContent = `Read ${file.name} as ${role}: ${shape}.`;
+    refresh();
+  } catch (e) {
+    $("npy-error").textContent = e.message;
+  }
+}
+
 // ---- the core --------------------------------------------------------------
 
 function ask(scenario) {
@@ -1307,6 +1345,7 @@ async function main() {
     refresh();
   };
   $("import").onclick = importScenario;
+  $("npy-file").onchange = importNpy;
   $("spec-run").onclick = startLossless;
   $("spec-shared").onchange = startLossless;
   $("spec-cancel").onclick = () => stopLossless(`Cancelled at ${Math.round($("spec-progress").value * 100)}%.`);

@@ -463,5 +463,34 @@ test("presets, sliders, JSON import, u editing, addresses, the speculative step'
   assert.equal(await text(again, "#weight-edits"), await text(page, "#weight-edits"));
   assert.equal(await again.inputValue("#address"), "triton");
   assert.deepEqual(await compareRows(again), await compareRows(page));
+
+  // .npy import: p, then q (E per weight), then d, each read by the core's reader.
+  await page.setInputFiles("#npy-file", { name: "p.npy", mimeType: "application/octet-stream", buffer: npy("<f4", [3], Float32Array.of(0.2, 0.3, 0.5)) });
+  await page.waitForFunction(() => /Read p\.npy as p/.test(document.getElementById("npy-note").textContent));
+  assert.match(await text(page, "#about"), /^3 weights from p\.npy/);
+  await page.selectOption("#npy-role", "q");
+  await page.setInputFiles("#npy-file", { name: "q.npy", mimeType: "application/octet-stream", buffer: npy("<f8", [3], Float64Array.of(1, 1e-30, 1)) });
+  await page.waitForFunction(() => /Read q\.npy as q/.test(document.getElementById("npy-note").textContent));
+  assert.equal(await text(page, "#exact-winner"), "1", "q = 1e-30 makes token 1 win");
+  const d = SPEC_STEP.draft_probs.map(() => [0.2, 0.2, 0.6]);
+  await page.selectOption("#npy-role", "d");
+  await page.setInputFiles("#npy-file", { name: "d.npy", mimeType: "application/octet-stream", buffer: npy("<f4", [d.length, 3], Float32Array.from(d.flat())) });
+  await page.waitForFunction(() => /Read d\.npy as d/.test(document.getElementById("npy-note").textContent));
+  const fromD = core.run({ ...SPEC_STEP, draft_probs: Array.from(d, (r) => Array.from(Float32Array.from(r))), seed: "11" }).result;
+  assert.equal(await text(page, "#spec-output"), JSON.stringify(fromD.outputTokenIds));
+  await page.setInputFiles("#npy-file", { name: "bad.npy", mimeType: "application/octet-stream", buffer: Buffer.from("not a npy file") });
+  await page.waitForFunction(() => document.getElementById("npy-error").textContent !== "");
+  await page.locator("#share-box").screenshot({ path: join(shots, "npy-import.png") });
   assert.deepEqual(errors, []);
 });
+
+/** A little-endian `.npy` file (format 1.0) of `descr` with `shape` holding the typed array `data`. */
+function npy(descr, shape, data) {
+  let header = `{'descr': '${descr}', 'fortran_order': False, 'shape': (${shape.join(", ")}${shape.length === 1 ? "," : ""}), }`;
+  header += " ".repeat(63 - ((10 + header.length) % 64)) + "\n";
+  const head = Buffer.alloc(10);
+  head.write("\x93NUMPY", 0, "latin1");
+  head[6] = 1;
+  head.writeUInt16LE(header.length, 8);
+  return Buffer.concat([head, Buffer.from(header, "latin1"), Buffer.from(data.buffer)]);
+}

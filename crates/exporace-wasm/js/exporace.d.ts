@@ -259,6 +259,14 @@ export function transformUniform(
  */
 export function residualWeights(batch: SpecBatch, position: number): Float32Array;
 
+/**
+ * Reads a float `.npy` file with exporace-io's reader: its shape, dtype and
+ * values widened exactly to f64 (f16, bf16, f32 or f64 files).
+ * @param name Names the tensor in error messages.
+ * @throws Error on a malformed or hostile file, or an integer dtype.
+ */
+export function readNpy(name: string, bytes: Uint8Array): { shape: number[]; dtype: string; values: Float64Array };
+
 /** The win probability of one group of tokens that share a weight. */
 export interface GroupProbability {
   /** The group's weight. */
