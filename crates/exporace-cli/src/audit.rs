@@ -10,7 +10,6 @@ use exporace::forensics::{DeadZone, compare_cast, dead_zone, overflow_anatomy};
 use exporace::models::{CATALOGUE, CatalogueEntry, ModelVisitor, NoiseModel};
 use exporace::{Bonus, Form, NanPolicy, NoiseFloat, RejectionInputs, rejection_sample};
 use exporace_io::{Dump, IoError, Tensor, read_npy_file, read_safetensors_file};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
 use serde_json::{Value, json};
 
@@ -425,14 +424,10 @@ pub fn run(args: &AuditArgs) -> Result<String, String> {
     };
     let batch = dump.batch();
     let (b, t, v) = (batch.num_requests(), batch.num_tokens(), dump.vocab_size);
-    let bar = if t.saturating_mul(v) >= PROGRESS_ABOVE {
-        ProgressBar::with_draw_target(Some(t as u64), ProgressDrawTarget::stderr())
-    } else {
-        ProgressBar::hidden()
-    };
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} positions {eta}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    let bar = crate::progress::bar(
+        t as u64,
+        "{bar:40} {pos}/{len} positions {eta}",
+        t.saturating_mul(v) >= PROGRESS_ABOVE,
     );
     let mut positions = Vec::with_capacity(t);
     for r in 0..b {

@@ -2,10 +2,11 @@
 //!
 //! `exporace run <scenario.json>` answers a scenario (see `docs/scenario.md`)
 //! and prints the result as JSON; `-` reads the scenario from stdin.
-//! `exporace models` lists the noise catalogue; `exporace sweep` tabulates
-//! exact tail masses across gaps for every model. `exporace audit` reads an
+//! `exporace models` lists the noise catalogue; `exporace experiment` runs the
+//! many-tail, gap-sweep and shared-noise studies. `exporace audit` reads an
 //! engine's dump (safetensors or `.npy`) and reports flips, overflows and dead
-//! zones; `exporace replay` prints an engine's noise for a seed.
+//! zones; `exporace replay` prints an engine's noise for a seed; `exporace
+//! fixture` writes a regression fixture from a scenario.
 
 use std::io::Read;
 use std::path::PathBuf;
@@ -14,9 +15,11 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod audit;
+mod experiment;
+mod fixture;
 mod models;
+mod progress;
 mod replay;
-mod sweep;
 
 /// Exponential-race (Gumbel-max) sampling as LLM inference engines do it.
 #[derive(Parser, Debug)]
@@ -35,23 +38,12 @@ enum Command {
     },
     /// List the noise catalogue with each model's lattice facts.
     Models,
-    /// Exact tail mass of 1 head and N tails across gaps, for every model.
-    Sweep {
-        /// Smallest gap in nats.
-        #[arg(long, default_value_t = 10.0)]
-        from: f64,
-        /// Largest gap in nats.
-        #[arg(long, default_value_t = 21.0)]
-        to: f64,
-        /// Step in nats.
-        #[arg(long, default_value_t = 1.0)]
-        step: f64,
-        /// Number of tail tokens.
-        #[arg(long, default_value_t = 262_144)]
-        tails: u64,
-    },
+    /// Studies: the many-tail race, gap sweeps, the shared-noise bias.
+    Experiment(experiment::ExperimentArgs),
     /// Audit an engine's dump: tokens at f32 and f64, flips, overflows, dead zones.
     Audit(Box<audit::AuditArgs>),
+    /// Write a regression fixture from a scenario file.
+    Fixture(fixture::FixtureArgs),
     /// Print an engine's noise for a seed and an offset.
     Replay(replay::ReplayArgs),
 }
@@ -74,14 +66,10 @@ fn main() -> ExitCode {
         Command::Run { scenario } => read_input(scenario)
             .and_then(|text| exporace::scenario::run(&text).map_err(|e| e.to_string())),
         Command::Models => models::table(),
-        &Command::Sweep {
-            from,
-            to,
-            step,
-            tails,
-        } => sweep::table(from, to, step, tails),
+        Command::Experiment(args) => experiment::run(args),
         Command::Audit(args) => audit::run(args),
         Command::Replay(args) => replay::run(args),
+        Command::Fixture(args) => fixture::run(args),
     };
     match result {
         Ok(out) => {

@@ -2,23 +2,14 @@
 //! planted near-tie flip and a planted overflow; `exporace replay` against
 //! the scenario it builds.
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::Command;
+
+use common::{exporace, scratch};
 
 use exporace_io::{DType, Dump, Tensor, write_npy_file, write_safetensors_file};
 use serde_json::{Value, json};
-
-fn exporace(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_exporace"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.success(),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
-}
 
 /// A fixture that holds against this build, and its manifest.
 fn checked_fixture(dir: &Path) -> Value {
@@ -27,13 +18,6 @@ fn checked_fixture(dir: &Path) -> Value {
         Vec::<String>::new()
     );
     serde_json::from_str(&std::fs::read_to_string(dir.join("fixture.json")).unwrap()).unwrap()
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 /// Two requests over V = 4, n-gram drafts (no draft probs).

@@ -187,8 +187,9 @@ pub fn write_fixture(dir: &Path, source: &str, dump: &Dump) -> Result<Value> {
     Ok(manifest)
 }
 
-/// Loads a fixture, recomputes every expected output with this build of
-/// exporace and returns the differences (empty when the fixture holds).
+/// Loads a fixture (of a dump or of a scenario), recomputes every expected
+/// output with this build of exporace and returns the differences (empty
+/// when the fixture holds).
 pub fn check_fixture(dir: &Path) -> Result<Vec<String>> {
     let path = dir.join(MANIFEST);
     let name = path.display().to_string();
@@ -200,6 +201,13 @@ pub fn check_fixture(dir: &Path) -> Result<Vec<String>> {
         name: name.clone(),
         detail: e.to_string(),
     })?;
+    let mut diffs = Vec::new();
+    if m.get("scenario").is_some() {
+        diffs.extend(crate::scenario_fixture::check(dir, &m)?);
+    }
+    if m.get("inputs").is_none() {
+        return Ok(diffs);
+    }
     let file = |v: &Value| -> Result<Tensor> {
         let f = v.as_str().ok_or_else(|| IoError::Json {
             name: name.clone(),
@@ -240,7 +248,6 @@ pub fn check_fixture(dir: &Path) -> Result<Vec<String>> {
         }
     };
     let q64 = dump.inv_q.clone();
-    let mut diffs = Vec::new();
     let stored = m["expected"].as_array().cloned().unwrap_or_default();
     for (i, (_, _, (stem, recovered, output))) in cases(&dump, &q32, &q64).into_iter().enumerate() {
         let e = stored.get(i).cloned().unwrap_or(Value::Null);

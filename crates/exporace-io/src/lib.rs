@@ -26,6 +26,7 @@ mod error;
 pub mod fixture;
 mod npy;
 mod safetensors_file;
+pub mod scenario_fixture;
 mod tensor;
 
 pub use dump::{Dump, TENSOR_NAMES};

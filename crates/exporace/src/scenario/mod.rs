@@ -16,13 +16,13 @@
 
 mod forensics;
 mod input;
+mod materialize;
 mod number;
 mod output;
 mod study;
 
 use alloc::format;
 use alloc::string::{String, ToString};
-use alloc::vec;
 use alloc::vec::Vec;
 
 use serde::de::DeserializeOwned;
@@ -34,6 +34,8 @@ pub use forensics::{
     NoiseOut, OverflowBody, OverflowEntryOut, OverflowOut, PolicyPick,
 };
 pub use input::{FORMAT_VERSION, Header, Matrix, Op, RaceBody, RecoverBody, RejectionExtras};
+use materialize::Seeder;
+pub use materialize::{MAX_SEEDED_VALUES, RaceInputs, SpecInputs};
 pub use number::{AnyFloat, Num, SeedIn};
 pub use output::{
     ContenderOut, ForensicOutcome, Outcome, PositionOut, RaceOut, RejectionOut, Report, RequestOut,
@@ -45,16 +47,9 @@ pub use study::{ExactBody, ExactOut, ExperimentBody, MAX_TRIALS, SamplerSpec};
 
 use crate::error::{Error, Result};
 use crate::float::{NoiseFloat, Precision};
-use crate::noise::{self, Stream};
-use crate::race::{Form, race};
+use crate::race::race;
 use crate::recover::recover_tokens;
 use crate::rejection::{Bonus, RejectionInputs, rejection_sample};
-use crate::spec::SpecBatch;
-use crate::{seed, validate};
-
-/// The most noise values a scenario may ask to be drawn from a seed (2^26,
-/// 512 MiB at f64), so that a small file cannot demand an unbounded allocation.
-pub const MAX_SEEDED_VALUES: usize = 1 << 26;
 
 /// Answers a scenario given as JSON text with pretty-printed JSON.
 pub fn run(text: &str) -> Result<String> {
@@ -67,8 +62,8 @@ pub fn parse(text: &str) -> Result<Value> {
     serde_json::from_str(text).map_err(|e| Error::Scenario(format!("invalid JSON: {e}")))
 }
 
-/// Answers a parsed scenario.
-pub fn execute(scenario: Value) -> Result<Report> {
+/// The header of a parsed scenario, checked, and the rest of its fields.
+fn split_header(scenario: Value) -> Result<(Header, Map<String, Value>)> {
     let Value::Object(mut body) = scenario else {
         return Err(Error::Scenario("a scenario is a JSON object".into()));
     };
@@ -83,6 +78,64 @@ pub fn execute(scenario: Value) -> Result<Report> {
             header.exporace
         )));
     }
+    Ok((header, body))
+}
+
+/// A `race`, `recover` or `rejection` scenario's inputs.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Inputs<T> {
+    /// A `race`.
+    Race(RaceInputs<T>),
+    /// A `recover` or `rejection` step.
+    Spec(SpecInputs<T>),
+}
+
+/// The inputs of a `race`, `recover` or `rejection` scenario with its
+/// numbers parsed in their types and every seeded tensor drawn with noise
+/// type `T` (whatever the header's precision says), and the seed used (drawn
+/// from entropy when the scenario needs one and has none). Running the
+/// scenario at `T`'s precision computes on exactly these values.
+///
+/// ```
+/// use exporace::scenario::{Inputs, materialize, parse};
+/// let s = parse(r#"{"exporace": 1, "op": "race", "seed": 7, "weights": [0.5, 0.5]}"#)?;
+/// let (Inputs::Race(x), seed) = materialize::<f64>(s)? else { unreachable!() };
+/// assert_eq!((x.noise.len(), seed), (2, Some(7)));
+/// # Ok::<(), exporace::Error>(())
+/// ```
+pub fn materialize<T: NoiseFloat>(scenario: Value) -> Result<(Inputs<T>, Option<u64>)> {
+    let (header, mut body) = split_header(scenario)?;
+    let mut seeder = Seeder {
+        seed: header.seed.as_ref().map(SeedIn::value).transpose()?,
+    };
+    let inputs = match header.op {
+        Op::Race => Inputs::Race(materialize::race(
+            &read(Value::Object(body), "race")?,
+            &mut seeder,
+        )?),
+        Op::Recover => Inputs::Spec(materialize::spec(
+            &read(Value::Object(body), "recover")?,
+            None,
+            &mut seeder,
+        )?),
+        Op::Rejection => {
+            let extras: RejectionExtras = take(&mut body, &RejectionExtras::KEYS, "rejection")?;
+            let spec: RecoverBody = read(Value::Object(body), "rejection")?;
+            Inputs::Spec(materialize::spec(&spec, Some(&extras), &mut seeder)?)
+        }
+        op => {
+            let name = serde_json::to_value(op).unwrap_or(Value::Null);
+            return Err(Error::Scenario(format!(
+                "{name} has no tensor inputs; only race, recover and rejection do"
+            )));
+        }
+    };
+    Ok((inputs, seeder.seed))
+}
+
+/// Answers a parsed scenario.
+pub fn execute(scenario: Value) -> Result<Report> {
+    let (header, body) = split_header(scenario)?;
     let mut seeder = Seeder {
         seed: header.seed.as_ref().map(SeedIn::value).transpose()?,
     };
@@ -175,47 +228,6 @@ fn read<D: DeserializeOwned>(v: Value, what: &str) -> Result<D> {
     serde_json::from_value(v).map_err(|e| Error::Scenario(format!("{what}: {e}")))
 }
 
-/// The scenario's seed, resolved (from entropy if needed) on first use.
-struct Seeder {
-    seed: Option<u64>,
-}
-
-impl Seeder {
-    fn get(&mut self) -> Result<u64> {
-        let s = seed::resolve(self.seed)?;
-        self.seed = Some(s);
-        Ok(s)
-    }
-}
-
-/// Noise for `rows` rows of `v` tokens: inline values, or drawn from the seed.
-fn noise_matrix<T: NoiseFloat>(
-    given: Option<&Matrix>,
-    what: &str,
-    rows: usize,
-    v: usize,
-    stream: Stream,
-    seeder: &mut Seeder,
-) -> Result<Vec<T>> {
-    if let Some(m) = given {
-        return m.flatten(what, v);
-    }
-    let n = validate::product("seeded noise size", rows, v)?;
-    if n > MAX_SEEDED_VALUES {
-        return Err(Error::TooLarge {
-            what: "seeded noise size (rows * V)",
-            size: n as u64,
-            limit: MAX_SEEDED_VALUES as u64,
-        });
-    }
-    let s = seeder.get()?;
-    let mut out = vec![T::ZERO; n];
-    for (r, row) in out.chunks_mut(v).enumerate() {
-        noise::fill_inv_q(s, stream, r as u64, row);
-    }
-    Ok(out)
-}
-
 fn execute_typed<T: NoiseFloat>(
     h: &Header,
     body: Map<String, Value>,
@@ -248,63 +260,10 @@ fn execute_typed<T: NoiseFloat>(
 }
 
 fn race_op<T: NoiseFloat>(h: &Header, b: RaceBody, seeder: &mut Seeder) -> Result<ResultOut<T>> {
-    let weights: Vec<f32> = number::floats("weights", &b.weights)?;
-    validate::vocab(weights.len())?;
-    let noise_values: Vec<T> = match &b.noise {
-        Some(n) => number::floats(b.form.noise_name(), n)?,
-        None => {
-            let s = seeder.get()?;
-            let mut v = vec![T::ZERO; weights.len()];
-            match b.form {
-                Form::Mul => noise::fill_inv_q(s, Stream::Race, b.row, &mut v),
-                Form::Div => noise::fill_q(s, Stream::Race, b.row, &mut v),
-            }
-            v
-        }
-    };
+    let x = materialize::race::<T>(&b, seeder)?;
     Ok(ResultOut::Race(
-        race(b.form, &weights, &noise_values, h.nan_policy)?.into(),
+        race(x.form, &x.weights, &x.noise, h.nan_policy)?.into(),
     ))
-}
-
-/// Tensors of a `recover` body converted to the kernel's types.
-struct SpecTensors {
-    v: usize,
-    target: Vec<f32>,
-    draft: Option<Vec<f32>>,
-}
-
-impl SpecTensors {
-    fn new(b: &RecoverBody) -> Result<Self> {
-        let v = b
-            .vocab_size
-            .or_else(|| b.target_probs.row_len())
-            .ok_or_else(|| {
-                Error::Scenario(
-                    "vocab_size is missing and target_probs has no rows to infer it from".into(),
-                )
-            })?;
-        validate::vocab(v)?;
-        Ok(SpecTensors {
-            v,
-            target: b.target_probs.flatten("target_probs", v)?,
-            draft: b
-                .draft_probs
-                .as_ref()
-                .map(|d| d.flatten("draft_probs", v))
-                .transpose()?,
-        })
-    }
-
-    fn batch<'a>(&'a self, b: &'a RecoverBody) -> SpecBatch<'a> {
-        SpecBatch {
-            vocab_size: self.v,
-            cu_num_draft_tokens: &b.cu_num_draft_tokens,
-            draft_token_ids: &b.draft_token_ids,
-            target_probs: &self.target,
-            draft_probs: self.draft.as_deref(),
-        }
-    }
 }
 
 fn recover_op<T: NoiseFloat>(
@@ -312,18 +271,9 @@ fn recover_op<T: NoiseFloat>(
     b: RecoverBody,
     seeder: &mut Seeder,
 ) -> Result<ResultOut<T>> {
-    let tensors = SpecTensors::new(&b)?;
-    let batch = tensors.batch(&b);
-    batch.validate()?;
-    let inv_q: Vec<T> = noise_matrix(
-        b.inv_q.as_ref(),
-        "inv_q",
-        batch.num_requests(),
-        tensors.v,
-        Stream::Race,
-        seeder,
-    )?;
-    let races = recover_tokens(&batch, &inv_q, h.nan_policy)?;
+    let x = materialize::spec::<T>(&b, None, seeder)?;
+    let batch = x.batch();
+    let races = recover_tokens(&batch, &x.inv_q, h.nan_policy)?;
     let mut races = races.into_iter();
     let mut positions = Vec::with_capacity(batch.num_tokens());
     for r in 0..batch.num_requests() {
@@ -344,50 +294,14 @@ fn recover_op<T: NoiseFloat>(
 fn rejection_op<T: NoiseFloat>(
     h: &Header,
     b: RecoverBody,
-    x: RejectionExtras,
+    extras: RejectionExtras,
     seeder: &mut Seeder,
 ) -> Result<ResultOut<T>> {
-    let tensors = SpecTensors::new(&b)?;
-    let batch = tensors.batch(&b);
-    batch.validate()?;
-    let (num_req, v) = (batch.num_requests(), tensors.v);
-    let inv_q: Vec<T> = noise_matrix(b.inv_q.as_ref(), "inv_q", num_req, v, Stream::Race, seeder)?;
-    let uniform: Vec<f64> = match &x.uniform {
-        Some(u) => number::floats("uniform", u)?,
-        None => {
-            let s = seeder.get()?;
-            (0..batch.num_tokens())
-                .map(|t| noise::uniform53(s, Stream::Accept, 0, t as u32))
-                .collect()
-        }
-    };
-    let bonus_probs: Option<Vec<f32>> = x
-        .bonus_probs
-        .as_ref()
-        .map(|m| m.flatten("bonus_probs", v))
-        .transpose()?;
-    let bonus_inv_q: Vec<T>;
-    let bonus = match (&x.bonus_token_ids, &bonus_probs) {
-        (Some(ids), None) => Bonus::Given(ids),
-        (None, Some(probs)) => {
-            validate::len(
-                "bonus_probs (B*V)",
-                validate::product("bonus size B*V", num_req, v)?,
-                probs.len(),
-            )?;
-            bonus_inv_q = noise_matrix(
-                x.bonus_inv_q.as_ref(),
-                "bonus_inv_q",
-                num_req,
-                v,
-                Stream::Bonus,
-                seeder,
-            )?;
-            Bonus::Race {
-                probs,
-                inv_q: &bonus_inv_q,
-            }
-        }
+    let x = materialize::spec::<T>(&b, Some(&extras), seeder)?;
+    let uniform = x.uniform.clone().unwrap_or_default();
+    let bonus = match (&x.bonus_token_ids, &x.bonus_probs, &x.bonus_inv_q) {
+        (Some(ids), _, _) => Bonus::Given(ids),
+        (None, Some(probs), Some(inv_q)) => Bonus::Race { probs, inv_q },
         _ => {
             return Err(Error::Scenario(
                 "rejection: give exactly one of bonus_token_ids and bonus_probs".into(),
@@ -395,10 +309,10 @@ fn rejection_op<T: NoiseFloat>(
         }
     };
     let inputs = RejectionInputs {
-        batch,
+        batch: x.batch(),
         greedy: x.greedy.as_deref(),
         uniform: &uniform,
-        inv_q: &inv_q,
+        inv_q: &x.inv_q,
         bonus,
     };
     let out = rejection_sample(&inputs, h.nan_policy)?;
