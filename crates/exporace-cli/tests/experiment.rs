@@ -157,10 +157,12 @@ fn gap_sweep_tabulates_the_fp32_cliff_and_draws_it() {
 #[test]
 fn shared_noise_shows_the_bias_and_salted_noise_does_not() {
     let dir = scratch("experiment-shared-noise");
-    let json = dir.join("r.json");
+    let (json, svg) = (dir.join("r.json"), dir.join("c.svg"));
     let (ok, out, err) = exporace(&[
         "experiment",
         "shared-noise",
+        "--chart",
+        svg.to_str().unwrap(),
         "--trials",
         "100000",
         "--seed",
@@ -190,6 +192,8 @@ fn shared_noise_shows_the_bias_and_salted_noise_does_not() {
     // The shared coupling moves mass between tokens 0 and 1 by about 0.04.
     assert!(shared["p_value"].as_f64().unwrap() < 1e-20, "{shared}");
     assert!(shared["tv_to_target"].as_f64().unwrap() > 0.02, "{shared}");
+    let chart = std::fs::read_to_string(&svg).unwrap();
+    assert!(chart.contains("shared draft noise") && chart.contains("target x steps"));
 }
 
 #[test]

@@ -6,7 +6,7 @@
 use clap::Args;
 use exporace::NanPolicy;
 use exporace::experiment::{Coupling, Report, Sampler, Setup};
-use exporace_viz::{CurveChart, Series, curves_svg};
+use exporace_viz::{BarChart, BarSeries, bars_svg};
 use serde_json::json;
 
 use super::{Output, find_models, monte_carlo, num, resolve_seed};
@@ -93,29 +93,32 @@ pub fn run(a: &SharedNoiseArgs) -> Result<String, String> {
         })).collect::<Vec<_>>(),
     });
     out += &a.output.write(&report, || {
-        let line = |name: &str, color, dashed, f: &dyn Fn(usize) -> f64| Series {
+        let series = |name: &str, color, r: &Report| BarSeries {
             name: name.into(),
             color,
-            dashed,
-            points: (0..a.target.len()).map(|t| (t as f64, f(t))).collect(),
+            values: r.counts.iter().map(|&c| c as f64).collect(),
+            winner: None,
         };
-        let chart = CurveChart {
-            title: "emitted token frequency against the target".into(),
-            x_label: "token".into(),
-            y_label: "frequency".into(),
-            y_floor: 1e-4,
-            marker: None,
+        let chart = BarChart {
+            title: format!(
+                "{} rejection steps per coupling against the target",
+                a.trials
+            ),
+            x_label: "emitted token".into(),
+            y_label: "count".into(),
+            labels: Vec::new(),
             series: vec![
-                line("target", [0, 0, 0], true, &|t| a.target[t] as f64 / sum),
-                line("salted", [41, 128, 185], false, &|t| {
-                    reports[0].1.counts[t] as f64 / n
-                }),
-                line("shared", [192, 57, 43], false, &|t| {
-                    reports[1].1.counts[t] as f64 / n
-                }),
+                series("salted draft noise", [41, 128, 185], &reports[0].1),
+                series("shared draft noise", [192, 57, 43], &reports[1].1),
             ],
+            log_floor: None,
+            expected: a.target.iter().map(|&p| p as f64 / sum * n).collect(),
+            expected_label: Some("target x steps".into()),
+            highlight: Vec::new(),
+            highlight_label: None,
+            threshold: None,
         };
-        curves_svg(&chart, 800, 420)
+        bars_svg(&chart, 800, 420)
     })?;
     Ok(out.trim_end().to_string())
 }
