@@ -71,9 +71,11 @@ impl SpecBatch<'_> {
     }
 
     /// [`SpecBatch::validate`] without the per-value checks of the
-    /// probabilities, which the race kernels make on the fly; on any problem
-    /// the caller runs the full validation for its first error.
-    pub(crate) fn validate_layout(&self) -> Result<()> {
+    /// probabilities: sizes, prefix sums and draft ids. The race kernels
+    /// check the values on the fly and, on a bad one, run the full
+    /// validation for its first error, so a caller that needs the layout
+    /// (say, to size its results) can check just this before calling them.
+    pub fn validate_layout(&self) -> Result<()> {
         self.check(false)
     }
 
