@@ -2,7 +2,7 @@
 // the race functions of the npm package), and shows the answers.
 import init, * as ex from "/pkg/web/exporace.js";
 import { EXPERIMENT_STEP, MAX_TAILS, SPEC_STEP, buildPreset, fromLogits, parseNumbers, specBatch } from "./presets.mjs";
-import { drawBars, drawScores, drawWeights } from "./chart.mjs";
+import { drawGrouped, drawHistogram, drawScores, drawWeights } from "./chart.mjs";
 import { timeRecover } from "./live-bench.mjs";
 
 const $ = (id) => document.getElementById(id);
@@ -96,7 +96,7 @@ function presetParams() {
 
 function loadPreset(redraw = true) {
   const name = $("preset").value;
-  const p = buildPreset(name, presetParams());
+  const p = buildPreset(ex, name, presetParams());
   setWeights(p.weights, p.noise ?? null, name);
   $("about").textContent = p.about;
   for (const [id, presets] of [["tails", ["many-tail"]], ["gap", ["many-tail"]], ["vocab", ["uniform", "zipf"]], ["zipf", ["zipf"]]]) {
@@ -109,7 +109,7 @@ function applyPaste(redraw = true) {
   $("paste-error").textContent = "";
   try {
     const values = parseNumbers($("paste").value);
-    setWeights($("paste-logits").checked ? fromLogits(values, presetParams().temperature) : Float32Array.from(values), null, "pasted");
+    setWeights($("paste-logits").checked ? fromLogits(ex, values, presetParams().temperature) : Float32Array.from(values), null, "pasted");
     $("about").textContent = `${values.length} pasted ${$("paste-logits").checked ? "logits" : "weights"}.`;
     if (redraw) refresh();
   } catch (e) {
@@ -314,10 +314,10 @@ function showModels() {
     rows.map(([k, f]) => `<tr><th>${k}</th><td>${esc(f(ms[0]))}</td><td>${esc(f(ms[1]))}</td></tr>`).join("");
 }
 
-/** The core's IEEE bits of a noise value at a precision (the score of weight 1 times the value). */
-function coreBits(value, Noise) {
-  const w = coreRace(1, Noise.of(scenarioNumber(value)));
-  return w.bits;
+/** The core's IEEE bits of a noise value at fp64 and fp32 (rounded to nearest). */
+function coreBits(value) {
+  const v = ex.inspectFloat(value);
+  return { bits: v.f64.bits, bits32: v.f32.bits };
 }
 
 /** Inline noise: the values with their fp64 bits and the bits of their fp32 cast, from the core. */
@@ -326,8 +326,7 @@ function showInlineDraws() {
   const rows = state.noise.slice(start, start + 8).map((v, i) => ({
     token: start + i,
     value: scenarioNumber(v),
-    bits: coreBits(v, Float64Array),
-    bits32: coreBits(v, Float32Array),
+    ...coreBits(v),
   }));
   $("draws").innerHTML =
     "<caption>Inline noise inv_q (select a row to inspect its bits)</caption>" +
@@ -350,13 +349,19 @@ function showAddress() {
 }
 
 function wireInspector(draws, precision) {
-  const inspect = (i) => showBits(draws[i], precision);
+  const inspect = (i) => {
+    inspector.show = () => showBits(draws[i], precision, draws[i + 1] ?? draws[i - 1]);
+    inspector.show();
+  };
   $("draws").querySelectorAll("tr[data-i]").forEach((tr) => {
     tr.onclick = () => inspect(Number(tr.dataset.i));
     tr.onkeydown = (e) => e.key === "Enter" && inspect(Number(tr.dataset.i));
   });
   inspect(0);
 }
+
+/** Redraws the bit inspector for the selected draw (after the "ulps to" field changes). */
+const inspector = { show: () => {} };
 
 function showDraws() {
   if (state.noise) {
@@ -401,19 +406,35 @@ function showDraws() {
   wireInspector(draws, report.result.model.precision);
 }
 
-/** Shows a draw's IEEE bits (from the core) and its neighbours one bit pattern up and down. */
-function showBits(draw, precision) {
-  const wide = precision === "f64";
-  const bits = BigInt(draw.bits);
-  const decode = (b) => bitsView(b, wide);
-  const hex = (b) => "0x" + b.toString(16).padStart(wide ? 16 : 8, "0");
-  const binary = bits.toString(2).padStart(wide ? 64 : 32, "0");
-  const split = wide ? [1, 12] : [1, 9];
+/**
+ * Shows a draw's value at fp32 and fp64 from the core (inspectFloat): IEEE
+ * bits and fields, next up and down, and the distance in ulps to the value in
+ * "ulps to" (or to `neighbour`, the next draw in the table).
+ */
+function showBits(draw, precision, neighbour) {
+  const typed = $("inspect-other").value.trim();
+  const other = typed || (neighbour ? neighbour.bits : null);
+  const otherName = typed ? esc(typed) : neighbour ? `token ${neighbour.token}'s value` : null;
+  let v;
+  try {
+    v = ex.inspectFloat(draw.bits, other);
+  } catch (e) {
+    $("inspector").innerHTML = `<p class="error">${esc(e.message)}</p>`;
+    return;
+  }
+  const own = precision === "f64" ? "f64" : "f32";
+  const row = (name, f) =>
+    `<tr data-precision="${name}"><th>${name === "f32" ? "fp32" : "fp64"}${name === own ? "" : name === "f32" ? " (rounded)" : " (widened, exact)"}</th>` +
+    `<td>${name === "f32" ? fmt32(f.value) : fmt(f.value)}</td><td><code class="bits"><span class="sign">${f.sign}</span> <span class="exp">${f.exponent}</span> ` +
+    `<span class="man">${f.mantissa}</span></code><br><code>${esc(f.bits)}</code></td>` +
+    `<td>${name === "f32" ? fmt32(f.nextDown.value) : fmt(f.nextDown.value)}<br><code>${esc(f.nextDown.bits)}</code></td>` +
+    `<td>${name === "f32" ? fmt32(f.nextUp.value) : fmt(f.nextUp.value)}<br><code>${esc(f.nextUp.bits)}</code></td>` +
+    `<td class="ulps">${f.ulpsToOther ?? "n/a"}</td></tr>`;
   $("inspector").innerHTML =
-    `<h3>Bit inspector: token ${draw.token}, value ${fmt(draw.value)} (${precision})</h3>` +
-    `<p><code class="bits"><span class="sign">${binary.slice(0, split[0])}</span> ` +
-    `<span class="exp">${binary.slice(split[0], split[1])}</span> <span class="man">${binary.slice(split[1])}</span></code> = ${esc(draw.bits)}</p>` +
-    `<p>next down: ${hex(bits - 1n)} = ${decode(bits - 1n)}; next up: ${hex(bits + 1n)} = ${decode(bits + 1n)} (1 ulp each way)</p>`;
+    `<table class="facts" id="bits-table"><caption>Bit inspector: token ${draw.token}, value ${fmt(draw.value)} (${precision}); ` +
+    "sign, exponent and mantissa bits; neighbours one representable step away</caption>" +
+    `<tr><th>precision</th><th>value</th><th>bits</th><th>next down</th><th>next up</th><th>ulps to ${otherName ?? "another value"}</th></tr>` +
+    row("f32", v.f32) + row("f64", v.f64) + "</table>";
 }
 
 // ---- editing draws -------------------------------------------------------------
@@ -502,22 +523,9 @@ function editUniform() {
 
 // ---- race ------------------------------------------------------------------
 
-/** A number of the scenario format (a number, "inf", "-inf", "nan", a decimal or IEEE bits "0x…") as a JS number. */
+/** A number of the scenario format (a number, "inf", "-inf", "nan", a decimal or IEEE bits "0x…") as a JS number, read by the core. */
 function scenarioNumber(v) {
-  if (typeof v === "number") return v;
-  const words = { inf: Infinity, "-inf": -Infinity, nan: NaN };
-  if (v in words) return words[v];
-  if (/^0x[0-9a-f]{16}$/i.test(v)) return bitsView(BigInt(v), true);
-  if (/^0x[0-9a-f]{8}$/i.test(v)) return bitsView(BigInt(v), false);
-  return Number(v);
-}
-
-/** The float with IEEE bits `bits` (f64 when `wide`, else f32). */
-function bitsView(bits, wide) {
-  const view = new DataView(new ArrayBuffer(8));
-  if (wide) view.setBigUint64(0, bits);
-  else view.setUint32(0, Number(bits));
-  return wide ? view.getFloat64(0) : view.getFloat32(0);
+  return typeof v === "number" ? v : ex.inspectFloat(v).f64.value;
 }
 
 /** Inline noise as numbers in both precisions (the fp32 cast is the CPU shim's). */
@@ -875,14 +883,11 @@ function showExperiment(r, sampler, model) {
     "</table></details>";
   const canvas = $("exp-chart");
   canvas.hidden = false;
-  // Observed share of the trials beside the exact expectation, per category.
-  drawScores(canvas, cats.slice(0, 64).map((c) => ({ token: c.first, a: c.observed / r.trials, b: c.expected })), {
-    nameA: `observed frequency (${model})`,
-    nameB: "exact expectation",
-    winnerA: -1,
-    winnerB: -1,
-    highlight: new Set(cats.filter((c) => Math.abs(c.z) > 4).map((c) => c.first)),
-    highlightLabel: "yellow: |z| > 4",
+  // Observed counts beside the exact expected counts, per category.
+  const shown = cats.slice(0, 64);
+  drawHistogram(canvas, shown, {
+    title: `${r.trials} trials under ${model}: observed counts against the exact expectation`,
+    flagged: shown.flatMap((c, i) => (Math.abs(c.z) > 4 ? [i] : [])),
   });
 }
 
@@ -1156,13 +1161,22 @@ function drawNativeRecover() {
   if (!state.bench) return;
   const p = liveParams();
   const prefix = `recover/${p.precision}/B${p.requests}/`;
-  const rows = state.bench.cases
-    .filter((c) => c.case.startsWith(prefix))
-    .map((c) => ({ label: `${c.case.slice(prefix.length)}, ${c.threads} thread${c.threads > 1 ? "s" : ""}`, value: c.ns_per_element }));
+  const cases = state.bench.cases.filter((c) => c.case.startsWith(prefix));
   const canvas = $("perf-native-chart");
-  canvas.hidden = !rows.length;
-  canvas.style.height = `${30 + 26 * rows.length}px`;
-  if (rows.length) drawBars(canvas, rows, `native recoverTokens, B = ${p.requests} × 4 drafts, ${p.precision} noise: ns per element`);
+  canvas.hidden = !cases.length;
+  if (!cases.length) return;
+  const labels = [...new Set(cases.map((c) => c.case.slice(prefix.length)))];
+  const threads = [...new Set(cases.map((c) => c.threads))].sort((x, y) => x - y);
+  drawGrouped(canvas, {
+    title: `native recoverTokens, B = ${p.requests} × 4 drafts, ${p.precision} noise`,
+    xLabel: "vocabulary",
+    yLabel: "ns per element",
+    labels,
+    series: threads.map((t) => ({
+      name: `${t} thread${t > 1 ? "s" : ""}`,
+      values: labels.map((l) => cases.find((c) => c.case === prefix + l && c.threads === t)?.ns_per_element ?? 0),
+    })),
+  });
 }
 
 /** Times the recovered-token kernel in this page: one thread here, the pool in its worker. */
@@ -1189,15 +1203,18 @@ async function runLiveBench() {
         .join("") +
       "</table>" +
       (state.pool ? "" : "<p>One thread only: the page is not cross-origin isolated (see the status at the top).</p>");
-    const bars = rows.flatMap((r) => {
-      const t = `${r.threads} thread${r.threads > 1 ? "s" : ""}`;
-      const n = native(r);
-      return [{ label: `page, ${t}`, value: r.nsPerElement }, ...(n ? [{ label: `native, ${t}`, value: n.ns_per_element }] : [])];
-    });
     const canvas = $("perf-live-chart");
     canvas.hidden = false;
-    canvas.style.height = `${30 + 26 * bars.length}px`;
-    drawBars(canvas, bars, "recoverTokens: ns per element, this page against native");
+    drawGrouped(canvas, {
+      title: "recoverTokens: ns per element, this page against native",
+      xLabel: "threads",
+      yLabel: "ns per element",
+      labels: rows.map((r) => `${r.threads} thread${r.threads > 1 ? "s" : ""}`),
+      series: [
+        { name: "this page", values: rows.map((r) => r.nsPerElement) },
+        { name: "native", values: rows.map((r) => native(r)?.ns_per_element ?? 0) },
+      ],
+    });
   } catch (e) {
     $("perf-live").innerHTML = `<p class="error">${esc(e.message)}</p>`;
   } finally {
@@ -1311,6 +1328,7 @@ async function main() {
   $("preset").onchange = () => loadPreset();
   for (const id of ["tails", "gap", "vocab", "zipf", "temperature"]) $(id).onchange = () => loadPreset();
   for (const id of ["model-a", "model-b", "seed", "row", "start", "nan-policy"]) $(id).onchange = refresh;
+  $("inspect-other").onchange = () => inspector.show();
   $("apply-paste").onclick = () => applyPaste();
   $("perf-run").onclick = runLiveBench;
   $("exp-run").onclick = startExperiment;

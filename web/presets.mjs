@@ -5,28 +5,29 @@
 /** The largest many-tail vocabulary (Gemma 3's 262144 tails plus the head). */
 export const MAX_TAILS = 262144;
 
-/** Weights of `n` tokens from logits divided by a temperature, as engines do before exp. */
-export function fromLogits(logits, temperature) {
-  const w = new Float32Array(logits.length);
-  for (let i = 0; i < logits.length; i++) w[i] = Math.exp(logits[i] / temperature);
-  return w;
+/**
+ * Weights from logits and a temperature, computed by the core (`core` is the
+ * npm package, web or Node build): exp((l - max l) / T) rounded to f32.
+ */
+export function fromLogits(core, logits, temperature) {
+  return core.weightsFromLogits(Float64Array.from(logits), temperature);
 }
 
 /**
  * Every preset: `weights` (Float32Array), optional inline `noise` (fp64 inv_q,
  * raced against its fp32 cast), an optional `spec` scenario, and the text
- * shown beside the views.
+ * shown beside the views. `core` (the npm package) turns logits into weights.
  */
-export function buildPreset(name, p) {
+export function buildPreset(core, name, p) {
   switch (name) {
     case "uniform": {
       const logits = new Float64Array(p.vocab);
-      return { weights: fromLogits(logits, p.temperature), about: `${p.vocab} equal logits.` };
+      return { weights: fromLogits(core, logits, p.temperature), about: `${p.vocab} equal logits.` };
     }
     case "zipf": {
       const logits = Float64Array.from({ length: p.vocab }, (_, k) => -p.zipf * Math.log(k + 1));
       return {
-        weights: fromLogits(logits, p.temperature),
+        weights: fromLogits(core, logits, p.temperature),
         about: `Zipf: logit_k = -${p.zipf} ln(k + 1) over ${p.vocab} tokens.`,
       };
     }
@@ -34,7 +35,7 @@ export function buildPreset(name, p) {
       const logits = new Float64Array(p.tails + 1).fill(-p.gap);
       logits[0] = 0;
       return {
-        weights: fromLogits(logits, p.temperature),
+        weights: fromLogits(core, logits, p.temperature),
         about:
           `vLLM #43150: one head and ${p.tails} tails ${p.gap} nats below it. ` +
           "In fp32 (torch CUDA) no tail can ever win: the smallest E is 2^-24, so a tail's best score " +
@@ -71,8 +72,8 @@ export function buildPreset(name, p) {
 }
 
 /** The many-tail race as groups of the exact computation: the head, then `tails` equal tails. */
-export function manyTailGroups(tails, gap, temperature) {
-  return { weights: Float64Array.from(fromLogits([0, -gap], temperature)), counts: Float64Array.of(1, tails) };
+export function manyTailGroups(core, tails, gap, temperature) {
+  return { weights: Float64Array.from(fromLogits(core, [0, -gap], temperature)), counts: Float64Array.of(1, tails) };
 }
 
 /**

@@ -15,7 +15,7 @@ function curve({ models, gaps, tails, temperature }) {
   return models.map((name) => ({
     name,
     points: gaps.map((gap) => {
-      const { weights, counts } = manyTailGroups(tails, gap, temperature);
+      const { weights, counts } = manyTailGroups(ex, tails, gap, temperature);
       return [gap, ex.winProbabilities(name, weights, counts).groups[1].probability];
     }),
   }));

@@ -293,7 +293,7 @@ test("presets, sliders, JSON import, u editing, addresses, the speculative step'
   // Uniform and Zipf: the core's seeded races and dead zones, rendered.
   for (const name of ["uniform", "zipf"]) {
     await choose(page, "preset", name);
-    const weights = buildPreset(name, PARAMS).weights;
+    const weights = buildPreset(core, name, PARAMS).weights;
     await assertCompare(page, seeded(weights));
     assert.equal(await text(page, "#dead-count-a"), deadCount(weights, "torch-cuda-f32"), name);
     assert.equal(await text(page, "#dead-count-b"), deadCount(weights, "torch-cuda-f64"), name);

@@ -322,6 +322,8 @@ export interface ExperimentCategory {
   tokens: number;
   /** Expected probability. */
   expected: number;
+  /** Expected count: `expected` times the trials. */
+  expectedCount: number;
   /** Observed count. */
   observed: number;
   /** `(observed - n p) / sqrt(n p (1 - p))`; infinite when an impossible category was seen. */
@@ -401,6 +403,91 @@ export interface CurveChart {
  * @throws Error on a malformed chart or a canvas without a 2D context.
  */
 export function drawCurves(canvas: HTMLCanvasElement, chart: CurveChart): void;
+
+/** One series of a {@link BarChart}: one value per category. */
+export interface BarSeries {
+  /** The legend's label. */
+  name: string;
+  /** Red, green, blue, each 0..255. */
+  color: [number, number, number];
+  /**
+   * One value per category. `Infinity` (an overflowed score) and `NaN` are
+   * drawn as full-height pale bars labelled `inf` and `NaN`; values at or
+   * below the axis' bottom draw no bar.
+   */
+  values: Float64Array | Float32Array | number[];
+  /** The winning category, marked with a star. */
+  winner?: number | null;
+}
+
+/**
+ * Bars per category for one or more series. More categories than pixels are
+ * drawn one pixel column per group, at the group's largest value.
+ */
+export interface BarChart {
+  title: string;
+  xLabel: string;
+  yLabel: string;
+  /** One label per category (written under the bars up to 48 categories); omitted: `0, 1, ...`. */
+  labels?: string[];
+  series: BarSeries[];
+  /** A logarithmic y axis from this positive floor up; omitted: linear from 0. */
+  logFloor?: number | null;
+  /** One expected value per category, drawn as a black tick. */
+  expected?: number[];
+  /** The legend's label for the ticks. */
+  expectedLabel?: string | null;
+  /** Categories drawn on a yellow background (e.g. flipped tokens). */
+  highlight?: number[];
+  highlightLabel?: string | null;
+  /** A dashed line with the area below shaded and the bars below it in red (e.g. a dead zone). */
+  threshold?: { value: number; label: string } | null;
+}
+
+/**
+ * Draws a bar chart of the `exporace-viz` crate on a canvas, at the canvas's
+ * pixel size; natively the same code renders SVG (`bars_svg`).
+ * @throws Error naming the field when lengths disagree or an index is out of range.
+ */
+export function drawBars(canvas: HTMLCanvasElement, chart: BarChart): void;
+
+/** One value at one precision, from {@link inspectFloat}. */
+export interface FloatView {
+  /** The value, widened exactly to a number. */
+  value: number;
+  /** IEEE bits, `0x` + 8 or 16 hex digits. */
+  bits: string;
+  /** The sign bit, `"0"` or `"1"`. */
+  sign: string;
+  /** The exponent field in binary (8 or 11 digits). */
+  exponent: string;
+  /** The mantissa field in binary (23 or 52 digits). */
+  mantissa: string;
+  /** The next representable value towards +inf. */
+  nextUp: { value: number; bits: string };
+  /** The next representable value towards -inf. */
+  nextDown: { value: number; bits: string };
+  /** Representable steps to `other`; `null` without it or when either is NaN. */
+  ulpsToOther: number | null;
+}
+
+/**
+ * A value at fp32 and fp64: its bits and fields, its neighbours one
+ * representable step up and down, and the distance in ulps to `other`.
+ * Values are numbers or strings of the scenario format (a decimal, `"inf"`,
+ * `"-inf"`, `"nan"`, or IEEE bits: 8 hex digits are an f32, widened exactly;
+ * 16 are an f64, rounded for the fp32 view).
+ * @throws Error when a string is none of these.
+ */
+export function inspectFloat(value: number | string, other?: number | string | null): { f32: FloatView; f64: FloatView };
+
+/**
+ * Weights from logits and a temperature: `exp((l_i - max l) / temperature)`
+ * per logit in f64 (libm), rounded to f32, as engines form them.
+ * @throws Error naming the index of a NaN or `+inf` logit, when every logit is
+ * `-inf`, or when the temperature is not positive and finite.
+ */
+export function weightsFromLogits(logits: Float64Array, temperature: number): Float32Array;
 
 /** A contender in a {@link Report}: scores that JSON cannot hold are the strings `"inf"`, `"-inf"`, `"nan"`. */
 export interface ReportContender {

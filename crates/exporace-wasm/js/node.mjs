@@ -17,6 +17,13 @@ export const {
   randint4x,
   rand,
   run,
+  winProbabilities,
+  runExperiment,
+  transformUniform,
+  residualWeights,
+  inspectFloat,
+  weightsFromLogits,
+  readNpy,
 } = wasm;
 
 /** Accepted for code shared with the browser build; the module is ready already. */

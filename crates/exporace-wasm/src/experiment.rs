@@ -39,6 +39,8 @@ struct CategoryJs {
     first: usize,
     tokens: usize,
     expected: f64,
+    /// `expected` times the trials: the count the histogram's tick marks.
+    expected_count: f64,
     observed: f64,
     z: f64,
 }
@@ -72,6 +74,7 @@ impl From<Report> for ReportJs {
                     first: c.first,
                     tokens: c.tokens,
                     expected: c.expected,
+                    expected_count: c.expected * f.trials as f64,
                     observed: c.observed as f64,
                     z: c.z,
                 })

@@ -21,6 +21,7 @@
 mod args;
 mod exact;
 mod experiment;
+mod float;
 mod inspect;
 mod npy;
 mod output;
@@ -31,9 +32,11 @@ mod spec;
 #[cfg(feature = "threads")]
 mod threads;
 mod viz;
+mod weights;
 
 pub use exact::win_probabilities;
 pub use experiment::run_experiment;
+pub use float::inspect_float;
 pub use inspect::{residual_weights, transform_uniform};
 pub use npy::read_npy;
 pub use race::{race_div, race_mul, race_seeded};
@@ -42,4 +45,5 @@ pub use scenario::{camel_keys, run};
 pub use spec::{recover_tokens, rejection_sample};
 #[cfg(feature = "threads")]
 pub use threads::{init_thread_pool, recover_tokens_traced, thread_count};
-pub use viz::draw_curves;
+pub use viz::{draw_bars, draw_curves};
+pub use weights::weights_from_logits;

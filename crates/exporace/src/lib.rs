@@ -71,6 +71,7 @@ pub mod seed;
 mod spec;
 pub mod torch_cpu;
 pub mod validate;
+pub mod weights;
 
 pub use error::{Error, Position, Result, ValueProblem};
 pub use float::{NoiseFloat, Precision};

@@ -2,7 +2,8 @@
 // that uses every export with the declared types.
 import init, {
   fillInvQ, fillQ, fillUniform, raceDiv, raceMul, raceSeeded, rand, randint, randint4x,
-  recoverTokens, rejectionSample, run,
+  recoverTokens, rejectionSample, run, inspectFloat, weightsFromLogits,
+  type BarChart, type FloatView,
   type NanPolicy, type RaceResult, type RejectionResult, type Report, type SpecBatch,
 } from "exporace";
 import type { TracedRecover } from "exporace/threads";
@@ -34,4 +35,7 @@ const report: Report = run({ exporace: 1, op: "race", precision: "f32", seed: 1n
 const words: Uint32Array = randint4x(1n, 2n);
 const x: number = rand(1n, 2n) + randint(1, 2);
 const traced: TracedRecover | null = null;
-console.log(margin, bits, f.winner.token, races.length, ids.length, report.seed, words.length, x, traced);
+const view: FloatView = inspectFloat("0x3f800000", 2).f32;
+const weights: Float32Array = weightsFromLogits(new Float64Array([0, -1]), 0.5);
+const chart: BarChart = { title: "t", xLabel: "x", yLabel: "y", series: [{ name: "s", color: [1, 2, 3], values: weights }], logFloor: 1e-12 };
+console.log(margin, bits, f.winner.token, races.length, ids.length, report.seed, words.length, x, traced, view.ulpsToOther, chart.series.length);
