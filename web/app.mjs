@@ -629,6 +629,7 @@ function drawRaceScores(r) {
   const highlight = new Set(r.differing.map((d) => d.token));
   if (r.flipped) [r.a.winner.token, r.b.winner.token].forEach((t) => highlight.add(t));
   drawScores($("score-chart"), rows, {
+    title: "scores w × inv_q of the winners, runner-ups, differing and first tokens",
     nameA: r.aName,
     nameB: r.bName,
     winnerA: r.a.winner.token,
@@ -1005,7 +1006,7 @@ function showSpecRaces(report) {
         `${same ? " (the same race)" : " (they differ)"}.</p>` +
         `<div class="race-pair"><div>${compareHtml(c, `-spec-${b}`)}` +
         scoreTable(`spec-race-${b}`, "residual", residual, rows, [c.a.winner.token, c.b.winner.token]);
-      charts.push({ id: `spec-chart-${b}`, rows, nameA: "fp32 (ideal at f32)", nameB: "fp64 (ideal at f64)", a: c.a.winner.token, b: c.b.winner.token, flip: c.flipped });
+      charts.push({ id: `spec-chart-${b}`, title: `request ${b}: recovered-token race`, rows, nameA: "fp32 (ideal at f32)", nameB: "fp64 (ideal at f64)", a: c.a.winner.token, b: c.b.winner.token, flip: c.flipped });
       html += `</div><canvas id="spec-chart-${b}" class="chart small" aria-label="recovered-token race of request ${b}"></canvas></div>`;
     } else {
       html += "<p>Every draft was accepted: no recovered token.</p>";
@@ -1020,12 +1021,13 @@ function showSpecRaces(report) {
       `fp64 picks token ${w64}. ` +
       (req.bonus !== null ? `Every draft was accepted, so the step appends bonus token ${req.bonus}.` : "Unused: a draft was rejected.") +
       "</p><div class=\"race-pair\">" + scoreTable(`spec-bonus-race-${b}`, "bonus probability", weights, rows, [w32, w64]);
-    charts.push({ id: `spec-bonus-chart-${b}`, rows, nameA: "bonus race fp32", nameB: "bonus race fp64", a: w32, b: w64, flip: w32 !== w64 });
+    charts.push({ id: `spec-bonus-chart-${b}`, title: `request ${b}: bonus race`, rows, nameA: "bonus race fp32", nameB: "bonus race fp64", a: w32, b: w64, flip: w32 !== w64 });
     html += `<canvas id="spec-bonus-chart-${b}" class="chart small" aria-label="bonus race of request ${b}"></canvas></div>`;
   });
   $("spec-races").innerHTML = html;
   for (const c of charts) {
     drawScores($(c.id), c.rows, {
+      title: c.title,
       nameA: c.nameA,
       nameB: c.nameB,
       winnerA: c.a,

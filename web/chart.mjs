@@ -67,17 +67,20 @@ export function drawScores(canvas, rows, { nameA, nameB, winnerA, winnerB, highl
 
 /**
  * A Monte Carlo histogram: observed counts per category against the exact
- * expected counts (ticks), on a log axis so that rare categories show.
- * `cats`: the experiment's categories; `flagged`: indices drawn yellow.
+ * expected counts (ticks). The axis is logarithmic when the expectations span
+ * more than two decades (so that rare categories show), else linear (so that
+ * a bias shows). `cats`: the experiment's categories; `flagged`: indices drawn yellow.
  */
 export function drawHistogram(canvas, cats, { title, flagged = [] }) {
+  const positive = cats.map((c) => c.expectedCount).filter((e) => e > 0);
+  const wide = positive.length > 0 && Math.max(...positive) > 100 * Math.min(...positive);
   draw(canvas, {
     title,
     xLabel: "token (first of a run of equal weights)",
-    yLabel: "count (log scale)",
+    yLabel: wide ? "count (log scale)" : "count",
     labels: cats.map((c) => (c.tokens > 1 ? `${c.first}..` : String(c.first))),
     series: [{ name: "observed count", color: BLUE, values: cats.map((c) => c.observed) }],
-    logFloor: 0.5,
+    logFloor: wide ? 0.5 : null,
     expected: cats.map((c) => c.expectedCount),
     expectedLabel: "exact expectation",
     highlight: flagged,

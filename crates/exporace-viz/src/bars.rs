@@ -8,6 +8,8 @@ use plotters::coord::ranged1d::ValueFormatter;
 use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+use crate::legend::{self, Swatch};
 use serde::Deserialize;
 
 /// Up to this many categories each bar is labelled with its category; above
@@ -225,6 +227,43 @@ fn group_value(values: &[f64], a: usize, b: usize) -> f64 {
         })
 }
 
+/// The legend's entries: the series, then the marks the chart uses.
+fn legend_entries(chart: &BarChart) -> Vec<(String, Swatch)> {
+    let mut entries: Vec<(String, Swatch)> = chart
+        .series
+        .iter()
+        .map(|s| {
+            let c = RGBColor(s.color[0], s.color[1], s.color[2]);
+            (s.name.clone(), Swatch::Fill(c.to_rgba()))
+        })
+        .collect();
+    if !chart.expected.is_empty() {
+        let label = chart.expected_label.as_deref().unwrap_or("expected");
+        entries.push((label.to_string(), Swatch::Line(INK)));
+    }
+    if let Some(t) = &chart.threshold {
+        entries.push((t.label.clone(), Swatch::Line(BELOW)));
+    }
+    if let Some(label) = chart
+        .highlight_label
+        .as_ref()
+        .filter(|_| !chart.highlight.is_empty())
+    {
+        entries.push((label.clone(), Swatch::Fill(HIGHLIGHT.mix(0.5))));
+    }
+    let special = chart
+        .series
+        .iter()
+        .any(|s| s.values.iter().any(|v| v.is_nan() || *v == f64::INFINITY));
+    if special {
+        entries.push((
+            "inf / NaN: full-height pale bar".into(),
+            Swatch::Fill(INK.mix(0.3)),
+        ));
+    }
+    entries
+}
+
 /// Draws `chart` on `area`, whatever the backend; errors name the
 /// inconsistent field or are the backend's, as text.
 pub fn draw_bars<DB: DrawingBackend>(
@@ -236,6 +275,11 @@ pub fn draw_bars<DB: DrawingBackend>(
     let n = chart.categories();
     let top = largest(chart);
     area.fill(&WHITE).map_err(err)?;
+    let entries = legend_entries(chart);
+    let (w, _) = area.dim_in_pixel();
+    let (area, side) = area.split_horizontally(w - legend::width(&entries, w * 2 / 5));
+    legend::draw(&side, &entries)?;
+    let area = &area;
     let mut builder = ChartBuilder::on(area);
     builder
         .caption(&chart.title, ("sans-serif", 16))
@@ -251,7 +295,7 @@ pub fn draw_bars<DB: DrawingBackend>(
             plot(area, ctx, chart, floor, y_top, &|v| format!("{v:.0e}"))
         }
         None => {
-            let y_top = if top > 0.0 { top * 1.12 } else { 1.0 };
+            let y_top = if top > 0.0 { top * 1.1 } else { 1.0 };
             let ctx = builder
                 .build_cartesian_2d(0.0..n as f64, 0.0..y_top)
                 .map_err(err)?;
@@ -319,7 +363,6 @@ where
     }
 
     let k = chart.series.len() as f64;
-    let mut special = false;
     for (j, s) in chart.series.iter().enumerate() {
         let color = RGBColor(s.color[0], s.color[1], s.color[2]);
         let below = |v: f64| chart.threshold.as_ref().is_some_and(|t| v < t.value);
@@ -342,7 +385,6 @@ where
                 (x_of(a), x_of(b))
             };
             if v.is_nan() || v == f64::INFINITY {
-                special = true;
                 bars.push(Rectangle::new(
                     [(x0, y_base), (x1, y_top)],
                     color.mix(0.35).filled(),
@@ -363,10 +405,7 @@ where
                 notes.push(((x0 + x1) / 2.0, y, "★".to_string(), VPos::Bottom));
             }
         }
-        ctx.draw_series(bars)
-            .map_err(err)?
-            .label(s.name.as_str())
-            .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], color.filled()));
+        ctx.draw_series(bars).map_err(err)?;
         let font = ("sans-serif", 13).into_font().color(&INK);
         ctx.draw_series(
             notes.into_iter().map(|(x, y, t, v)| {
@@ -388,11 +427,7 @@ where
                     INK.stroke_width(2),
                 )
             });
-        let label = chart.expected_label.as_deref().unwrap_or("expected");
-        ctx.draw_series(ticks)
-            .map_err(err)?
-            .label(label)
-            .legend(|(x, y)| PathElement::new([(x, y), (x + 12, y)], INK.stroke_width(2)));
+        ctx.draw_series(ticks).map_err(err)?;
     }
     if let Some(t) = chart.threshold.as_ref().filter(|t| t.value > y_base) {
         ctx.draw_series(DashedLineSeries::new(
@@ -401,27 +436,7 @@ where
             4,
             BELOW.stroke_width(1),
         ))
-        .map_err(err)?
-        .label(t.label.as_str())
-        .legend(|(x, y)| PathElement::new([(x, y), (x + 12, y)], BELOW.stroke_width(1)));
-    }
-    if let Some(label) = chart
-        .highlight_label
-        .as_deref()
-        .filter(|_| !chart.highlight.is_empty())
-    {
-        ctx.draw_series(std::iter::empty::<Rectangle<(f64, f64)>>())
-            .map_err(err)?
-            .label(label)
-            .legend(|(x, y)| {
-                Rectangle::new([(x, y - 5), (x + 12, y + 5)], HIGHLIGHT.mix(0.5).filled())
-            });
-    }
-    if special {
-        ctx.draw_series(std::iter::empty::<Rectangle<(f64, f64)>>())
-            .map_err(err)?
-            .label("inf / NaN: full-height pale bar")
-            .legend(|(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], INK.mix(0.3).filled()));
+        .map_err(err)?;
     }
 
     if labelled {
@@ -442,7 +457,7 @@ where
         }
     }
 
-    crate::frame::finish(area, &mut ctx)
+    area.present().map_err(err)
 }
 
 /// `chart` as an SVG document of `width` × `height` pixels.

@@ -30,6 +30,7 @@
 mod bars;
 mod curves;
 mod frame;
+mod legend;
 
 #[cfg(feature = "svg")]
 pub use bars::bars_svg;
