@@ -12,9 +12,12 @@
 //! for exponential recipes, `e^G` for Gumbel ones), the product taken in
 //! exact arithmetic. Every model's `Q` is a monotone function of a raw
 //! integer uniform on `[0, raw_max]`, so for any `y` the counts
-//! `#{raw : Q(raw) >= y}` and `#{raw : Q(raw) > y}` follow by bisection in
+//! `#{raw : Q(raw) >= y}` and `#{raw : Q(raw) > y}` follow by search in
 //! `O(log raw_max)` transforms: the law of `Q` is known exactly, as a step
-//! function, everywhere.
+//! function, everywhere. Searches start from a guess (where the count would
+//! be for an exact Exp(1) law, or a neighbouring count) and widen from it,
+//! so they cost about twice the logarithm of the guess's error rather than
+//! of the range; the counts are the same for any guess.
 //!
 //! Let `M` be the largest `Q` in group `g` (its smallest id wins within the
 //! group) and `H(m)` the probability that every other group loses to a score
@@ -180,7 +183,7 @@ pub fn validate_groups(groups: &[Group]) -> Result<()> {
     Ok(())
 }
 
-/// The exact law of a model's `Q = inv_q`, by bisection over raw integers.
+/// The exact law of a model's `Q = inv_q`, by search over raw integers.
 struct Law<'m, M> {
     model: &'m M,
     /// Number of raw integers.
@@ -188,17 +191,23 @@ struct Law<'m, M> {
     max: u64,
     /// Whether Q is non-increasing in raw (else non-decreasing).
     forward: bool,
+    /// The first step of a search from a guess: about the number of raw
+    /// integers that round to one uniform near 1 (`n` over 2 to the noise
+    /// type's mantissa digits), at least 1.
+    step: u128,
 }
 
 impl<'m, M: NoiseModel> Law<'m, M> {
     fn new(model: &'m M) -> Self {
         let max = model.raw_max();
         let q = |raw| model.transform(raw).inv_q().to_f64();
+        let n = max as u128 + 1;
         Law {
             model,
-            n: max as u128 + 1,
+            n,
             max,
             forward: q(0) >= q(max),
+            step: (n >> <M::Float as NoiseFloat>::MANTISSA_DIGITS).max(1),
         }
     }
 
@@ -222,10 +231,72 @@ impl<'m, M: NoiseModel> Law<'m, M> {
         lo
     }
 
-    /// `#{Q >= y}` and `#{Q > y}`, both known to lie in `[lo, hi]`.
-    fn counts(&self, y: f64, lo: u128, hi: u128) -> [u128; 2] {
-        let ge = self.first(lo, hi, |q| q < y);
-        let gt = self.first(lo, ge, |q| q <= y);
+    /// [`Law::first`], searched outwards from `guess`: steps double from
+    /// [`Law::step`] until they pass the answer, which is then bisected. The
+    /// answer is the same for any guess; a guess within a step of it costs
+    /// about `2 + log2(step)` transforms instead of `log2(hi - lo)`.
+    fn search(&self, lo: u128, hi: u128, guess: u128, stop: impl Fn(f64) -> bool) -> u128 {
+        self.search_by(lo, hi, guess, self.step, stop)
+    }
+
+    /// [`Law::search`] with a first step of its own.
+    fn search_by(
+        &self,
+        lo: u128,
+        hi: u128,
+        guess: u128,
+        mut step: u128,
+        stop: impl Fn(f64) -> bool,
+    ) -> u128 {
+        if lo >= hi {
+            return lo;
+        }
+        let g = guess.clamp(lo, hi - 1);
+        if stop(self.q_at(g)) {
+            // The answer is in [lo, g]; `stop` holds at `right`.
+            let mut right = g;
+            while right > lo {
+                let probe = right.saturating_sub(step).max(lo);
+                if !stop(self.q_at(probe)) {
+                    return self.first(probe + 1, right, &stop);
+                }
+                right = probe;
+                step *= 2;
+            }
+            lo
+        } else {
+            // The answer is in (g, hi]; `stop` fails at `left`.
+            let mut left = g;
+            loop {
+                let probe = left + step;
+                if probe >= hi {
+                    return self.first(left + 1, hi, &stop);
+                }
+                if stop(self.q_at(probe)) {
+                    return self.first(left + 1, probe, &stop);
+                }
+                left = probe;
+                step *= 2;
+            }
+        }
+    }
+
+    /// Where `#{Q >= y}` would be if Q were exactly `1 / E` with E ~ Exp(1):
+    /// `n P(E <= 1 / y)`. Every model's E is Exp(1) up to its lattice, so
+    /// searches start here.
+    fn guess(&self, y: f64) -> u128 {
+        if y <= 0.0 {
+            return self.n;
+        }
+        (-libm::expm1(-1.0 / y) * self.n as f64) as u128
+    }
+
+    /// `#{Q >= y}` and `#{Q > y}`, both known to lie in `[lo, hi]`; the
+    /// first is searched from `guess`, the second from just below the first
+    /// (they are equal unless `y` is an atom of Q's law).
+    fn counts(&self, y: f64, lo: u128, hi: u128, guess: u128) -> [u128; 2] {
+        let ge = self.search(lo, hi, guess, |q| q < y);
+        let gt = self.search(lo, ge, ge.saturating_sub(1), |q| q <= y);
         [ge, gt]
     }
 
@@ -353,11 +424,13 @@ impl<M: NoiseModel> Solver<'_, '_, M> {
                 None => (0, law.n),
             };
             let (z_lo, z_hi) = r.thresholds(m);
-            let [ge_lo, gt_lo] = law.counts(z_lo, lo, hi);
+            let [ge_lo, gt_lo] = law.counts(z_lo, lo, hi, law.guess(z_lo));
+            // #{Q >= z_hi} <= #{Q > z_lo}, and usually equal: search down
+            // from there.
             let [ge_hi, gt_hi] = if z_hi == z_lo {
                 [ge_lo, gt_lo]
             } else {
-                law.counts(z_hi, lo, gt_lo)
+                law.counts(z_hi, lo, gt_lo, gt_lo.saturating_sub(1))
             };
             rivals.push([ge_lo, gt_lo, ge_hi, gt_hi]);
             let n = r.count;
@@ -458,7 +531,13 @@ impl<M: NoiseModel> Solver<'_, '_, M> {
         let target = (frac * law.n as f64) as u128;
         let i = target.clamp(start, end - 1);
         let m = law.q_at(i);
-        let own = law.counts(m, start, end);
+        // M's atom at m holds i; lattice runs change slowly, so the runs of
+        // the neighbouring atoms give the first step outwards from i.
+        let run = |p: &Point| p.own[0] - p.own[1];
+        let step = run(&self.points[iv.a]).min(run(&self.points[iv.b])).max(1);
+        let ge = law.search_by(start, end, i, step, |q| q < m);
+        let gt = law.search_by(start, ge, i, step, |q| q <= m);
+        let own = [ge, gt];
         let p = self.point(m, own, Some((iv.a, iv.b)));
         self.points.push(p);
         let c = self.points.len() - 1;
@@ -536,9 +615,9 @@ pub fn win_probabilities<M: NoiseModel>(
             points: Vec::new(),
         };
         let bottom = law.q_at(positive - 1);
-        let p_top = s.point(f64::INFINITY, law.counts(f64::INFINITY, 0, n), None);
+        let p_top = s.point(f64::INFINITY, law.counts(f64::INFINITY, 0, n, 0), None);
         s.points.push(p_top);
-        let bottom_own = law.counts(bottom, 0, n);
+        let bottom_own = law.counts(bottom, 0, n, positive - 1);
         let p_bottom = s.point(bottom, bottom_own, None);
         s.points.push(p_bottom);
         let mut intervals = vec![s.interval(0, 1)];
@@ -631,4 +710,58 @@ pub fn win_probabilities_of(
 pub fn ideal_tail_mass(count: u64, gap: f64) -> f64 {
     let t = count as f64 * libm::exp(-gap);
     t / (1.0 + t)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Law;
+    use crate::models::{NoiseModel, TritonFlipped, U64Classic, U64Flipped};
+
+    /// A search from any guess, with any first step, lands where plain
+    /// bisection does: on atoms (where `>=` and `>` differ) and between them.
+    fn search_equals_bisection<M: NoiseModel>(model: &M) {
+        let law = Law::new(model);
+        let n = law.n;
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for k in 0..400 {
+            // Ranges anywhere, from single positions to the whole lattice.
+            let a = next() as u128 % n;
+            let b = next() as u128 % n;
+            let (lo, hi) = if k % 4 == 0 {
+                (0, n)
+            } else {
+                (a.min(b), a.max(b) + 1)
+            };
+            // Thresholds: atoms of the law (some just outside the range)
+            // and values between atoms.
+            let at = lo + next() as u128 % (hi - lo);
+            let y = match k % 3 {
+                0 => law.q_at(at),
+                1 => law.q_at(at) * (1.0 + 1e-9),
+                _ => law.q_at(at.saturating_sub(1)).next_down(),
+            };
+            let want_ge = law.first(lo, hi, |q| q < y);
+            let want_gt = law.first(lo, want_ge, |q| q <= y);
+            for guess in [lo, hi, at, next() as u128 % n, law.guess(y)] {
+                assert_eq!(law.counts(y, lo, hi, guess), [want_ge, want_gt], "{k}");
+                for step in [1, 7, 1 << 20, law.n] {
+                    let got = law.search_by(lo, hi, guess, step, |q| q < y);
+                    assert_eq!(got, want_ge, "{k} {guess} {step}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn searches_from_a_guess_equal_bisection() {
+        search_equals_bisection(&U64Classic::<f64>::new());
+        search_equals_bisection(&U64Flipped::<f32>::new());
+        search_equals_bisection(&TritonFlipped::<f32>::new());
+    }
 }
