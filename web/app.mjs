@@ -897,26 +897,133 @@ function showExperiment(r, sampler, model) {
 /** The fields of the speculative batch the editor shows. */
 const SPEC_FIELDS = ["cu_num_draft_tokens", "draft_token_ids", "target_probs", "draft_probs", "bonus_probs", "uniform"];
 
-/** Writes the batch into the editor: one field per line. */
+/** The largest vocabulary whose probabilities the form shows as fields (larger: the JSON editor). */
+const MAX_FORM_VOCAB = 16;
+
+/** Writes the batch into the form and the JSON editor (one field per line). */
 function showSpecEditor() {
   $("spec-batch").value = "{\n" + SPEC_FIELDS.filter((f) => f in state.spec)
     .map((f) => `  "${f}": ${JSON.stringify(state.spec[f])}`).join(",\n") + "\n}";
+  showSpecForm();
 }
 
-/** Takes the edited batch when the core accepts it (its message is shown otherwise). */
+/** One labelled number field of the form; `field`, `t` and `x` say which entry of the batch it edits. */
+function specInput(label, field, t, x, value, attrs = "") {
+  const xAttr = x === null ? "" : ` data-x="${x}"`;
+  return `<input type="number" class="spec-field" aria-label="${esc(label)}" data-field="${field}" data-t="${t}"${xAttr} ` +
+    `value="${esc(value)}" ${attrs}>`;
+}
+
+/** The batch as a form: per request its draft positions (token, p, d, u) and its bonus probabilities. */
+function showSpecForm() {
+  const s = state.spec, v = s.target_probs[0].length, cu = s.cu_num_draft_tokens;
+  const small = v <= MAX_FORM_VOCAB, hasD = Array.isArray(s.draft_probs), hasU = Array.isArray(s.uniform);
+  const probs = (what, field, t, row, who) =>
+    `<span class="probs">${row.map((p, x) => specInput(`${who}: ${what}(${x})`, field, t, x, p, 'step="0.01" min="0" max="1"')).join("")}</span>`;
+  let html = small ? "" : `<p>The vocabulary has ${v} tokens: edit p, d and the bonus probabilities in the JSON below.</p>`;
+  cu.forEach((end, b) => {
+    const first = b ? cu[b - 1] : 0;
+    html += `<fieldset class="spec-request" data-b="${b}"><legend>Request ${b}: ${end - first} draft${end - first === 1 ? "" : "s"}</legend>` +
+      `<table class="facts"><tr><th>position</th><th>draft token id</th>` +
+      (small ? `<th>target p(0 .. ${v - 1})</th>${hasD ? `<th>draft d(0 .. ${v - 1})</th>` : ""}` : "") +
+      (hasU ? "<th>uniform u</th>" : "") + "</tr>";
+    for (let t = first; t < end; t++) {
+      const who = `request ${b} position ${t - first}`;
+      html += `<tr><th scope="row">${t - first}</th><td>${specInput(`${who}: draft token id`, "draft_token_ids", t, null, s.draft_token_ids[t], `min="0" max="${v - 1}" step="1"`)}</td>` +
+        (small ? `<td>${probs("target p", "target_probs", t, s.target_probs[t], who)}</td>` +
+          (hasD ? `<td>${probs("draft d", "draft_probs", t, s.draft_probs[t], who)}</td>` : "") : "") +
+        (hasU ? `<td>${specInput(`${who}: uniform u`, "uniform", t, null, s.uniform[t], 'step="0.01" min="0" max="1"')}</td>` : "") + "</tr>";
+    }
+    html += "</table>";
+    if (small) html += `<p>Bonus probabilities: ${probs("bonus p", "bonus_probs", b, s.bonus_probs[b], `request ${b}`)}</p>`;
+    html += `<button type="button" data-act="add" data-b="${b}">Add a draft to request ${b}</button> ` +
+      `<button type="button" data-act="remove" data-b="${b}"${end === first ? " disabled" : ""}>Remove request ${b}'s last draft</button></fieldset>`;
+  });
+  html += `<p><label><input type="checkbox" id="spec-set-u"${hasU ? " checked" : ""}> Set the acceptance uniforms u by hand (else they are seeded)</label></p>`;
+  $("spec-form").innerHTML = html;
+}
+
+/** Takes `spec` when the core accepts it (its message is shown otherwise); true when taken. */
+function takeSpec(spec) {
+  $("spec-error").textContent = "";
+  try {
+    ask({ ...spec, seed: seedValue() });
+  } catch (e) {
+    $("spec-error").textContent = e.message;
+    return false;
+  }
+  state.spec = spec;
+  return true;
+}
+
+/** A field of the form changed: the batch with that one entry replaced. */
+function editSpecField(input) {
+  const spec = structuredClone(state.spec);
+  const { field, t, x } = input.dataset;
+  const value = Number(input.value);
+  if (input.value.trim() === "" || !Number.isFinite(value)) {
+    input.setAttribute("aria-invalid", "true");
+    $("spec-error").textContent = `${input.getAttribute("aria-label")}: "${input.value}" is not a number`;
+    return;
+  }
+  if (x === undefined) spec[field][Number(t)] = value;
+  else spec[field][Number(t)][Number(x)] = value;
+  if (!takeSpec(spec)) {
+    input.setAttribute("aria-invalid", "true");
+    return;
+  }
+  $("spec-form").querySelectorAll("[aria-invalid]").forEach((el) => el.removeAttribute("aria-invalid"));
+  $("spec-batch").value = "{\n" + SPEC_FIELDS.filter((f) => f in state.spec)
+    .map((f) => `  "${f}": ${JSON.stringify(state.spec[f])}`).join(",\n") + "\n}";
+  refresh();
+}
+
+/** Adds a draft position at the end of request `b` (a copy of its last one, or token 0 with the bonus distribution) or removes its last. */
+function resizeRequest(b, add) {
+  const spec = structuredClone(state.spec), cu = spec.cu_num_draft_tokens;
+  const first = b ? cu[b - 1] : 0, end = cu[b];
+  const perPosition = ["draft_token_ids", "target_probs", "draft_probs", "uniform"].filter((f) => Array.isArray(spec[f]));
+  if (add) {
+    const like = end > first ? end - 1 : null;
+    const fresh = { draft_token_ids: 0, target_probs: spec.bonus_probs[b], draft_probs: spec.bonus_probs[b], uniform: 0.5 };
+    for (const f of perPosition) spec[f].splice(end, 0, structuredClone(like === null ? fresh[f] : spec[f][like]));
+  } else {
+    if (end === first) return;
+    for (const f of perPosition) spec[f].splice(end - 1, 1);
+  }
+  for (let i = b; i < cu.length; i++) cu[i] += add ? 1 : -1;
+  if (!takeSpec(spec)) return;
+  showSpecEditor();
+  refresh();
+  $("spec-form").querySelector(`button[data-act="${add ? "add" : "remove"}"][data-b="${b}"]`)?.focus();
+}
+
+/** Turns hand-set uniforms on (starting from the seeded ones the step used) or off (seeded again). */
+function toggleSpecUniforms(on) {
+  const spec = structuredClone(state.spec);
+  if (on) spec.uniform = state.lastSpecUniform.slice();
+  else delete spec.uniform;
+  if (!takeSpec(spec)) return;
+  showSpecEditor();
+  refresh();
+  $("spec-set-u").focus();
+}
+
+/** Takes the edited JSON batch when the core accepts it (its message is shown otherwise). */
 function applySpecEditor() {
   $("spec-error").textContent = "";
+  let spec;
   try {
     const fields = JSON.parse($("spec-batch").value);
     const unknown = Object.keys(fields).filter((f) => !SPEC_FIELDS.includes(f));
     if (unknown.length) throw new Error(`unknown field ${unknown[0]}; the fields are ${SPEC_FIELDS.join(", ")}`);
-    const spec = { exporace: 1, op: "rejection", precision: SPEC_STEP.precision, seed: SPEC_STEP.seed, ...fields };
-    ask({ ...spec, seed: seedValue() });
-    state.spec = spec;
+    spec = { exporace: 1, op: "rejection", precision: SPEC_STEP.precision, seed: SPEC_STEP.seed, ...fields };
   } catch (e) {
     $("spec-error").textContent = e.message;
     return;
   }
+  if (!takeSpec(spec)) return;
+  showSpecForm();
   refresh();
 }
 
@@ -924,6 +1031,7 @@ function showSpec() {
   const seed = seedValue();
   const report = ask({ ...state.spec, seed, nan_policy: $("nan-policy").value });
   const r = report.result;
+  state.lastSpecUniform = r.uniform;
   const cu = state.spec.cu_num_draft_tokens;
   let html = `<p>Seed ${esc(report.seed)}, precision ${report.precision}. Output tokens (-1 = nothing emitted): ` +
     `<code id="spec-output">${esc(JSON.stringify(r.outputTokenIds))}</code></p><table class="facts" id="spec-trace">` +
@@ -1348,6 +1456,14 @@ async function main() {
   $("edit-set-e").onclick = editExponential;
   showSpecEditor();
   $("spec-apply").onclick = applySpecEditor;
+  $("spec-form").addEventListener("change", (e) => {
+    if (e.target.id === "spec-set-u") toggleSpecUniforms(e.target.checked);
+    else if (e.target.classList.contains("spec-field")) editSpecField(e.target);
+  });
+  $("spec-form").addEventListener("click", (e) => {
+    const act = e.target.dataset?.act;
+    if (act) resizeRequest(Number(e.target.dataset.b), act === "add");
+  });
   $("spec-reset").onclick = () => {
     state.spec = structuredClone(SPEC_STEP);
     showSpecEditor();

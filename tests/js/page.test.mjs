@@ -419,6 +419,7 @@ test("presets, sliders, JSON import, u editing, addresses, the speculative step'
     bonus_probs: SPEC_STEP.bonus_probs,
     uniform: [0.5, 0.5, 0.5, 0.5],
   };
+  await page.click("#spec-json summary");
   await page.fill("#spec-batch", JSON.stringify(edited));
   await redrawn(page, () => page.click("#spec-apply"));
   const editedStep = core.run({ ...SPEC_STEP, ...edited, seed: "11" }).result;
@@ -433,6 +434,38 @@ test("presets, sliders, JSON import, u editing, addresses, the speculative step'
   await page.fill("#spec-batch", '{"draft_token_ids": [1, 2, 0, 7]}');
   await page.click("#spec-apply");
   assert.notEqual(await text(page, "#spec-error"), "");
+  await redrawn(page, () => page.click("#spec-reset"));
+  assert.equal(await text(page, "#spec-output"), JSON.stringify(step.outputTokenIds));
+  // The structured form, by keyboard only: p(1) at request 0, position 0 set to 0 (the draft there is token 1).
+  await page.getByLabel("request 0 position 0: target p(1)", { exact: true }).focus();
+  await page.keyboard.press("Control+A");
+  await page.keyboard.type("0");
+  await redrawn(page, () => page.keyboard.press("Tab"));
+  const formBatch = structuredClone(SPEC_STEP);
+  formBatch.target_probs[0][1] = 0;
+  const formStep = core.run({ ...formBatch, seed: "11" }).result;
+  assert.equal(await text(page, "#spec-output"), JSON.stringify(formStep.outputTokenIds));
+  assert.match((await page.locator("#spec-trace tr").allInnerTexts())[1], /^0\t0\t1\t0\t0\.8\t/);
+  assert.match(await page.inputValue("#spec-batch"), /"target_probs": \[\[0\.1,0,0\.4\]/);
+  // Add a draft to request 1 (a copy of its last position), by keyboard; focus stays on the button.
+  await page.getByRole("button", { name: "Add a draft to request 1" }).focus();
+  await redrawn(page, () => page.keyboard.press("Enter"));
+  assert.equal(await page.locator('fieldset.spec-request[data-b="1"] legend').innerText(), "Request 1: 2 drafts");
+  assert.equal(await page.evaluate(() => document.activeElement.textContent), "Add a draft to request 1");
+  const grown = structuredClone(formBatch);
+  grown.cu_num_draft_tokens = [2, 4, 5];
+  grown.draft_token_ids.splice(3, 0, 0);
+  grown.target_probs.splice(3, 0, [0.2, 0.2, 0.6]);
+  grown.draft_probs.splice(3, 0, [0.7, 0.2, 0.1]);
+  assert.equal(await text(page, "#spec-output"), JSON.stringify(core.run({ ...grown, seed: "11" }).result.outputTokenIds));
+  assert.equal(await page.locator("#spec-trace tr").count(), 1 + 5);
+  // A draft id outside the vocabulary is refused with the core's message; the batch stays.
+  await page.getByLabel("request 2 position 0: draft token id", { exact: true }).fill("7");
+  await page.keyboard.press("Tab");
+  await page.waitForFunction(() => /outside \[0, 3\)/.test(document.getElementById("spec-error").textContent));
+  assert.equal(await page.getByLabel("request 2 position 0: draft token id", { exact: true }).getAttribute("aria-invalid"), "true");
+  assert.equal(await text(page, "#spec-output"), JSON.stringify(core.run({ ...grown, seed: "11" }).result.outputTokenIds));
+  await page.locator("#spec-form").screenshot({ path: join(shots, "speculative-form.png") });
   await redrawn(page, () => page.click("#spec-reset"));
   assert.equal(await text(page, "#spec-output"), JSON.stringify(step.outputTokenIds));
   await page.fill("#spec-trials", "20480");
