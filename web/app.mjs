@@ -122,6 +122,7 @@ function setWeights(weights, noise, preset) {
   state.baseWeights = weights;
   state.baseNoise = noise;
   state.preset = preset;
+  state.npyNoise = false;
   state.edits = [];
   state.weightEdits = [];
   if (preset !== "imported") state.imported = null;
@@ -261,6 +262,7 @@ async function importNpy() {
         return score === null ? "inf" : String(score);
       });
       setWeights(state.baseWeights, noise, state.preset);
+      state.npyNoise = true;
     } else {
       const v = state.spec.target_probs[0].length;
       if (npy.shape.length !== 2 || npy.shape[0] !== state.spec.draft_probs.length || npy.shape[1] !== v)
@@ -1339,18 +1341,43 @@ const SHARED = [
   "address", "mrv2-pos", "slider-start",
 ];
 
+/**
+ * The most entries a vector (imported p, q or weights) may have to travel in a
+ * link: 4096 f32 values make a link of some 30 to 60 thousand characters,
+ * about what browsers, chat tools and bug trackers pass on whole.
+ */
+const MAX_LINK_ENTRIES = 4096;
+
+/** The page's state for a link, and the names of the vectors too large for one (`dropped`). */
 async function encodeState() {
   const doc = Object.fromEntries(SHARED.map((id) => [id, $(id).value]));
+  const dropped = [];
+  const vector = (name, values) => {
+    if (!values) return null;
+    if (values.length <= MAX_LINK_ENTRIES) return Array.from(values);
+    dropped.push(`${name} (${values.length} entries)`);
+    return null;
+  };
   doc.logits = $("paste-logits").checked;
   doc.pasted = state.preset === "pasted";
-  doc.imported = state.imported;
+  if (state.imported) {
+    const weights = vector("the imported scenario's weights", state.imported.weights);
+    const noise = vector("the imported scenario's noise", state.imported.noise);
+    doc.imported = weights && (noise || !state.imported.noise) ? { ...state.imported, weights, noise } : null;
+  }
+  if (state.preset === "npy") doc.npyWeights = vector("p from .npy", state.baseWeights);
+  if (state.npyNoise) doc.npyNoise = vector("q from .npy", state.baseNoise);
+  doc.dropped = dropped;
   doc.weightEdits = state.weightEdits;
   doc.mrv2Draft = $("mrv2-draft").checked;
   doc.edits = state.edits;
   doc.spec = state.spec;
   const stream = new Blob([JSON.stringify(doc)]).stream().pipeThrough(new CompressionStream("deflate-raw"));
   const bytes = new Uint8Array(await new Response(stream).arrayBuffer());
-  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  let binary = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  const text = btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  return { text, dropped };
 }
 
 async function decodeState(text) {
@@ -1362,12 +1389,19 @@ async function decodeState(text) {
 
 async function shareLink() {
   const url = new URL(location.href);
-  url.hash = `s=${await encodeState()}`;
+  const { text, dropped } = await encodeState();
+  url.hash = `s=${text}`;
   history.replaceState(null, "", url);
   $("share-url").value = url.href;
-  $("share-note").textContent = "Link ready: it holds the whole state of the page.";
+  const note = dropped.length
+    ? `Not in the link: ${dropped.join(", ")}: a link holds vectors of up to ${MAX_LINK_ENTRIES} entries. ` +
+      "Everything else is in it. Share the data with the scenario export below instead."
+    : "Link ready: it holds the whole state of the page.";
+  $("share-note").textContent = note;
+  $("share-note").classList.toggle("error", dropped.length > 0);
+  $("share-export").hidden = !dropped.length;
   navigator.clipboard?.writeText(url.href).then(
-    () => ($("share-note").textContent = "Link copied: it holds the whole state of the page."),
+    () => ($("share-note").textContent = dropped.length ? `Link copied. ${note}` : "Link copied: it holds the whole state of the page."),
     () => {},
   );
 }
@@ -1382,7 +1416,20 @@ async function restoreFromUrl() {
   $("mrv2-draft").checked = Boolean(doc.mrv2Draft);
   if (doc.imported) applyImported(doc.imported, false);
   else if (doc.pasted) applyPaste(false);
-  else loadPreset(false);
+  else if (doc.npyWeights) {
+    setWeights(Float32Array.from(doc.npyWeights), null, "npy");
+    $("about").textContent = `${doc.npyWeights.length} weights imported from a .npy file (from the link).`;
+  } else loadPreset(false);
+  if (doc.npyNoise) {
+    setWeights(state.baseWeights, doc.npyNoise, state.preset);
+    state.npyNoise = true;
+  }
+  if (doc.dropped?.length) {
+    $("share-note").textContent =
+      `This link was made without ${doc.dropped.join(", ")} (too large for a link); the page shows the rest of its state ` +
+      "with the preset's values in their place.";
+    $("share-note").classList.add("error");
+  }
   state.weightEdits = doc.weightEdits || [];
   applyWeights();
   buildSliders();
@@ -1451,6 +1498,10 @@ async function main() {
   $("gap").addEventListener("change", () => ($("gap-slider").value = $("gap").value));
   $("share").onclick = shareLink;
   $("export-fixture").onclick = showFixture;
+  $("share-export").onclick = () => {
+    showFixture();
+    $("fixture").focus();
+  };
   $("edit-set").onclick = () => editDraw($("edit-value").value.trim());
   $("edit-set-u").onclick = editUniform;
   $("edit-set-e").onclick = editExponential;

@@ -505,6 +505,34 @@ test("presets, sliders, JSON import, u editing, addresses, the speculative step'
   await page.setInputFiles("#npy-file", { name: "q.npy", mimeType: "application/octet-stream", buffer: npy("<f8", [3], Float64Array.of(1, 1e-30, 1)) });
   await page.waitForFunction(() => /Read q\.npy as q/.test(document.getElementById("npy-note").textContent));
   assert.equal(await text(page, "#exact-winner"), "1", "q = 1e-30 makes token 1 win");
+  // Imported p and q travel in the link.
+  await page.click("#share");
+  await page.waitForFunction(() => /Link (ready|copied)/.test(document.getElementById("share-note").textContent));
+  const npyPage = await context.newPage();
+  await npyPage.goto(await page.inputValue("#share-url"));
+  await npyPage.waitForFunction(() => Number(document.body.dataset.ready) > 0);
+  assert.match(await text(npyPage, "#about"), /^3 weights imported from a \.npy file/);
+  assert.equal(await text(npyPage, "#exact-winner"), "1");
+  assert.equal(await text(npyPage, "#compare-table"), await text(page, "#compare-table"));
+  await npyPage.close();
+  // A p too large for a link is named beside the button, with the scenario export offered; the link's page says so too.
+  await page.selectOption("#npy-role", "p");
+  const big = Float32Array.from({ length: 5000 }, (_, i) => 1 / (i + 1));
+  await page.setInputFiles("#npy-file", { name: "big.npy", mimeType: "application/octet-stream", buffer: npy("<f4", [5000], big) });
+  await page.waitForFunction(() => /Read big\.npy as p/.test(document.getElementById("npy-note").textContent));
+  await page.click("#share");
+  await page.waitForFunction(() => /Not in the link: p from \.npy \(5000 entries\)/.test(document.getElementById("share-note").textContent));
+  assert.ok(await page.locator("#share-export").isVisible());
+  await page.click("#share-export");
+  assert.equal(JSON.parse(await page.inputValue("#fixture")).scenario.weights.length, 5000);
+  const bigPage = await context.newPage();
+  await bigPage.goto(await page.inputValue("#share-url"));
+  await bigPage.waitForFunction(() => Number(document.body.dataset.ready) > 0);
+  assert.match(await text(bigPage, "#share-note"), /made without p from \.npy \(5000 entries\)/);
+  await bigPage.close();
+  // Back to the three weights and q for what follows.
+  await page.setInputFiles("#npy-file", { name: "p.npy", mimeType: "application/octet-stream", buffer: npy("<f4", [3], Float32Array.of(0.2, 0.3, 0.5)) });
+  await page.waitForFunction(() => /Read p\.npy as p/.test(document.getElementById("npy-note").textContent));
   const d = SPEC_STEP.draft_probs.map(() => [0.2, 0.2, 0.6]);
   await page.selectOption("#npy-role", "d");
   await page.setInputFiles("#npy-file", { name: "d.npy", mimeType: "application/octet-stream", buffer: npy("<f4", [d.length, 3], Float32Array.from(d.flat())) });
