@@ -267,6 +267,21 @@ export function residualWeights(batch: SpecBatch, position: number): Float32Arra
  */
 export function readNpy(name: string, bytes: Uint8Array): { shape: number[]; dtype: string; values: Float64Array };
 
+/** One tensor of a safetensors file, from {@link readSafetensors}. */
+export type SafetensorsTensor =
+  | { name: string; dtype: "f16" | "bf16" | "f32"; shape: number[]; data: Float32Array }
+  | { name: string; dtype: "f64"; shape: number[]; data: Float64Array }
+  | { name: string; dtype: "i32"; shape: number[]; data: Int32Array }
+  | { name: string; dtype: "i64"; shape: number[]; data: BigInt64Array };
+
+/**
+ * Reads every tensor of a safetensors file with exporace-io's reader, in name
+ * order. f16 and bf16 are widened exactly to f32.
+ * @throws Error on a truncated or inconsistent file (header length, offsets,
+ * shapes) or a dtype other than f16, bf16, f32, f64, i32 and i64.
+ */
+export function readSafetensors(bytes: Uint8Array): SafetensorsTensor[];
+
 /** The win probability of one group of tokens that share a weight. */
 export interface GroupProbability {
   /** The group's weight. */

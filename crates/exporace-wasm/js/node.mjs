@@ -24,6 +24,7 @@ export const {
   inspectFloat,
   weightsFromLogits,
   readNpy,
+  readSafetensors,
 } = wasm;
 
 /** Accepted for code shared with the browser build; the module is ready already. */

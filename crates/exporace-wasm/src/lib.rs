@@ -27,6 +27,7 @@ mod npy;
 mod output;
 mod race;
 mod random;
+mod safetensors;
 mod scenario;
 mod spec;
 #[cfg(feature = "threads")]
@@ -41,6 +42,7 @@ pub use inspect::{residual_weights, transform_uniform};
 pub use npy::read_npy;
 pub use race::{race_div, race_mul, race_seeded};
 pub use random::{fill_inv_q, fill_q, fill_uniform, rand, randint, randint4x};
+pub use safetensors::read_safetensors;
 pub use scenario::{camel_keys, run};
 pub use spec::{recover_tokens, rejection_sample};
 #[cfg(feature = "threads")]

@@ -2,8 +2,8 @@
 // that uses every export with the declared types.
 import init, {
   fillInvQ, fillQ, fillUniform, raceDiv, raceMul, raceSeeded, rand, randint, randint4x,
-  recoverTokens, rejectionSample, run, inspectFloat, weightsFromLogits,
-  type BarChart, type FloatView,
+  recoverTokens, rejectionSample, run, inspectFloat, weightsFromLogits, readSafetensors,
+  type BarChart, type FloatView, type SafetensorsTensor,
   type NanPolicy, type RaceResult, type RejectionResult, type Report, type SpecBatch,
 } from "exporace";
 import type { TracedRecover } from "exporace/threads";
@@ -37,5 +37,8 @@ const x: number = rand(1n, 2n) + randint(1, 2);
 const traced: TracedRecover | null = null;
 const view: FloatView = inspectFloat("0x3f800000", 2).f32;
 const weights: Float32Array = weightsFromLogits(new Float64Array([0, -1]), 0.5);
+const tensors: SafetensorsTensor[] = readSafetensors(new Uint8Array(0));
+const first = tensors[0];
+const tensorIds: Int32Array | null = first && first.dtype === "i32" ? first.data : null;
 const chart: BarChart = { title: "t", xLabel: "x", yLabel: "y", series: [{ name: "s", color: [1, 2, 3], values: weights }], logFloor: 1e-12 };
-console.log(margin, bits, f.winner.token, races.length, ids.length, report.seed, words.length, x, traced, view.ulpsToOther, chart.series.length);
+console.log(margin, bits, f.winner.token, races.length, ids.length, report.seed, words.length, x, traced, view.ulpsToOther, chart.series.length, tensorIds);
