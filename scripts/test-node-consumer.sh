@@ -13,7 +13,7 @@ mkdir "$work/app"
 cd "$work/app"
 printf '{ "name": "exporace-consumer", "private": true, "type": "module" }\n' >package.json
 npm install --no-audit --no-fund --silent "$work/$tarball"
-cp "$root"/tests/js/consumer/* "$root/tests/js/golden.mjs" .
+cp "$root"/tests/js/consumer/* "$root/tests/js/golden.mjs" "$root/tests/js/files.mjs" .
 "$root/node_modules/.bin/tsc" -p tsconfig.json
 echo "typescript: the declarations check under --strict"
 EXPORACE_GOLDEN="$root/tests/golden" node --test esm.test.mjs cjs.test.cjs garbage.test.mjs core-values.test.mjs safetensors.test.mjs

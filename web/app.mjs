@@ -240,6 +240,41 @@ function importScenario() {
   }
 }
 
+/** Takes imported weights p (`values`, any float array) for the race; `from` says where they came from. */
+function importWeights(values, from) {
+  setWeights(Float32Array.from(values), null, "file");
+  $("about").textContent = `${values.length} weights from ${from}.`;
+}
+
+/**
+ * Takes imported noise for the race, one value per weight: E (`kind` "q";
+ * inv_q of each entry is the core's division race w / q at w = 1) or inv_q itself.
+ */
+function importNoise(values, kind) {
+  if (values.length !== state.weights.length)
+    throw new Error(`${kind} has ${values.length} entries; the race has ${state.weights.length} weights`);
+  const scenarioText = (v) => (Number.isNaN(v) ? "nan" : v === Infinity ? "inf" : v === -Infinity ? "-inf" : v);
+  const noise = kind === "inv_q"
+    ? Array.from(values, scenarioText)
+    : Array.from(values, (q) => {
+      const score = ex.raceDiv(Float32Array.of(1), Float64Array.of(q)).winner.score;
+      return score === null ? "inf" : String(score);
+    });
+  setWeights(state.baseWeights, noise, state.preset);
+  state.npyNoise = true;
+}
+
+/** Takes imported draft distributions d ([positions, vocabulary]) for the speculative batch, when the core accepts them. */
+function importDraft(values, shape) {
+  const v = state.spec.target_probs[0].length, positions = state.spec.draft_token_ids.length;
+  if (shape.length !== 2 || shape[0] !== positions || shape[1] !== v)
+    throw new Error(`d must have shape [${positions}, ${v}], got [${shape.join(", ")}]`);
+  const rows = Array.from({ length: shape[0] }, (_, t) => Array.from(values.subarray(t * v, (t + 1) * v)));
+  ask({ ...state.spec, draft_probs: rows, seed: seedValue() });
+  state.spec = { ...state.spec, draft_probs: rows };
+  showSpecEditor();
+}
+
 /** Reads a `.npy` file in the core (exporace-io's reader) as p, q or d. */
 async function importNpy() {
   $("npy-error").textContent = "";
@@ -250,32 +285,85 @@ async function importNpy() {
   try {
     const npy = ex.readNpy(role, new Uint8Array(await file.arrayBuffer()));
     const shape = `${npy.dtype} [${npy.shape.join(", ")}]`;
-    if (role === "p") {
-      setWeights(Float32Array.from(npy.values), null, "npy");
-      $("about").textContent = `${npy.values.length} weights from ${file.name} (${shape}).`;
-    } else if (role === "q") {
-      if (npy.values.length !== state.weights.length)
-        throw new Error(`q has ${npy.values.length} entries; the race has ${state.weights.length} weights`);
-      // inv_q of each entry is the core's division race w / q at w = 1.
-      const noise = Array.from(npy.values, (q) => {
-        const score = ex.raceDiv(Float32Array.of(1), Float64Array.of(q)).winner.score;
-        return score === null ? "inf" : String(score);
-      });
-      setWeights(state.baseWeights, noise, state.preset);
-      state.npyNoise = true;
-    } else {
-      const v = state.spec.target_probs[0].length;
-      if (npy.shape.length !== 2 || npy.shape[0] !== state.spec.draft_probs.length || npy.shape[1] !== v)
-        throw new Error(`d must have shape [${state.spec.draft_probs.length}, ${v}], got [${npy.shape.join(", ")}]`);
-      const rows = Array.from({ length: npy.shape[0] }, (_, t) => Array.from(npy.values.subarray(t * v, (t + 1) * v)));
-      ask({ ...state.spec, draft_probs: rows, seed: seedValue() });
-      state.spec = { ...state.spec, draft_probs: rows };
-      showSpecEditor();
-    }
+    if (role === "p") importWeights(npy.values, `${file.name} (${shape})`);
+    else if (role === "q") importNoise(npy.values, "q");
+    else importDraft(npy.values, npy.shape);
     $("npy-note").textContent = `Read ${file.name} as ${role}: ${shape}.`;
     refresh();
   } catch (e) {
     $("npy-error").textContent = e.message;
+  }
+}
+
+/** The tensors of the last safetensors file read, and its name. */
+const safetensorsFile = { name: "", tensors: [] };
+
+/**
+ * Reads a safetensors file in the core (exporace-io's reader) and offers its
+ * float tensors for p, q and d, preselecting vLLM's dump names
+ * (target_probs for p, inv_q for the noise, draft_probs for d).
+ */
+async function readSafetensorsFile() {
+  $("st-error").textContent = "";
+  $("st-note").textContent = "";
+  $("st-choose").hidden = true;
+  const file = $("st-file").files[0];
+  if (!file) return;
+  let tensors;
+  try {
+    tensors = ex.readSafetensors(new Uint8Array(await file.arrayBuffer()));
+  } catch (e) {
+    $("st-error").textContent = e.message;
+    return;
+  }
+  const floats = tensors.filter((t) => ["f16", "bf16", "f32", "f64"].includes(t.dtype));
+  Object.assign(safetensorsFile, { name: file.name, tensors: floats });
+  const options = (preferred) =>
+    `<option value="">(none)</option>` +
+    floats.map((t) => `<option value="${esc(t.name)}"${t.name === preferred ? " selected" : ""}>${esc(t.name)}: ${t.dtype} [${t.shape.join(", ")}]</option>`).join("");
+  $("st-p").innerHTML = options("target_probs");
+  $("st-q").innerHTML = options("inv_q");
+  $("st-d").innerHTML = options("draft_probs");
+  $("st-q-kind").value = "inv_q";
+  $("st-note").textContent =
+    `${file.name}: ${tensors.length} tensors (${tensors.map((t) => `${t.name} ${t.dtype} [${t.shape.join(", ")}]`).join("; ")}). ` +
+    "Choose which feed p, the noise and d, then use them.";
+  $("st-choose").hidden = false;
+}
+
+/** Row `row` of a tensor (the whole tensor when it is a vector). */
+function tensorRow(t, row) {
+  if (t.shape.length === 1) return t.data;
+  if (t.shape.length !== 2) throw new Error(`${t.name} has shape [${t.shape.join(", ")}]; a vector or a matrix is needed`);
+  const [rows, v] = t.shape;
+  if (!(row >= 0 && row < rows)) throw new Error(`${t.name} has ${rows} rows; row ${row} does not exist`);
+  return t.data.subarray(row * v, (row + 1) * v);
+}
+
+/** Feeds the chosen tensors of the safetensors file to p, the noise and d. */
+function useSafetensors() {
+  $("st-error").textContent = "";
+  const pick = (id) => safetensorsFile.tensors.find((t) => t.name === $(id).value) ?? null;
+  const [p, q, d] = [pick("st-p"), pick("st-q"), pick("st-d")];
+  try {
+    if (!p && !q && !d) throw new Error("choose at least one tensor");
+    const used = [];
+    if (p) {
+      importWeights(tensorRow(p, num("st-p-row")), `${safetensorsFile.name}: ${p.name} row ${num("st-p-row")}`);
+      used.push(`p = ${p.name}`);
+    }
+    if (q) {
+      importNoise(tensorRow(q, num("st-q-row")), $("st-q-kind").value);
+      used.push(`${$("st-q-kind").value} = ${q.name}`);
+    }
+    if (d) {
+      importDraft(d.data, d.shape);
+      used.push(`d = ${d.name}`);
+    }
+    $("st-note").textContent = `Using ${used.join(", ")} from ${safetensorsFile.name}.`;
+    refresh();
+  } catch (e) {
+    $("st-error").textContent = e.message;
   }
 }
 
@@ -1365,8 +1453,8 @@ async function encodeState() {
     const noise = vector("the imported scenario's noise", state.imported.noise);
     doc.imported = weights && (noise || !state.imported.noise) ? { ...state.imported, weights, noise } : null;
   }
-  if (state.preset === "npy") doc.npyWeights = vector("p from .npy", state.baseWeights);
-  if (state.npyNoise) doc.npyNoise = vector("q from .npy", state.baseNoise);
+  if (state.preset === "file") doc.npyWeights = vector("imported p", state.baseWeights);
+  if (state.npyNoise) doc.npyNoise = vector("imported noise", state.baseNoise);
   doc.dropped = dropped;
   doc.weightEdits = state.weightEdits;
   doc.mrv2Draft = $("mrv2-draft").checked;
@@ -1417,8 +1505,8 @@ async function restoreFromUrl() {
   if (doc.imported) applyImported(doc.imported, false);
   else if (doc.pasted) applyPaste(false);
   else if (doc.npyWeights) {
-    setWeights(Float32Array.from(doc.npyWeights), null, "npy");
-    $("about").textContent = `${doc.npyWeights.length} weights imported from a .npy file (from the link).`;
+    setWeights(Float32Array.from(doc.npyWeights), null, "file");
+    $("about").textContent = `${doc.npyWeights.length} weights imported from a file (from the link).`;
   } else loadPreset(false);
   if (doc.npyNoise) {
     setWeights(state.baseWeights, doc.npyNoise, state.preset);
@@ -1533,6 +1621,8 @@ async function main() {
   };
   $("import").onclick = importScenario;
   $("npy-file").onchange = importNpy;
+  $("st-file").onchange = readSafetensorsFile;
+  $("st-use").onclick = useSafetensors;
   $("spec-run").onclick = startLossless;
   $("spec-shared").onchange = startLossless;
   $("spec-cancel").onclick = () => stopLossless(`Cancelled at ${Math.round($("spec-progress").value * 100)}%.`);

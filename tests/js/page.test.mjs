@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { createRequire } from "node:module";
 import { startServer } from "../../web/server.mjs";
 import { launchChromium } from "./chromium.mjs";
+import { le, npy, safetensors } from "./files.mjs";
 import { SPEC_STEP, buildPreset, specBatch } from "../../web/presets.mjs";
 
 // The same core in Node: the numbers the page must show.
@@ -511,7 +512,7 @@ test("presets, sliders, JSON import, u editing, addresses, the speculative step'
   const npyPage = await context.newPage();
   await npyPage.goto(await page.inputValue("#share-url"));
   await npyPage.waitForFunction(() => Number(document.body.dataset.ready) > 0);
-  assert.match(await text(npyPage, "#about"), /^3 weights imported from a \.npy file/);
+  assert.match(await text(npyPage, "#about"), /^3 weights imported from a file/);
   assert.equal(await text(npyPage, "#exact-winner"), "1");
   assert.equal(await text(npyPage, "#compare-table"), await text(page, "#compare-table"));
   await npyPage.close();
@@ -521,14 +522,14 @@ test("presets, sliders, JSON import, u editing, addresses, the speculative step'
   await page.setInputFiles("#npy-file", { name: "big.npy", mimeType: "application/octet-stream", buffer: npy("<f4", [5000], big) });
   await page.waitForFunction(() => /Read big\.npy as p/.test(document.getElementById("npy-note").textContent));
   await page.click("#share");
-  await page.waitForFunction(() => /Not in the link: p from \.npy \(5000 entries\)/.test(document.getElementById("share-note").textContent));
+  await page.waitForFunction(() => /Not in the link: imported p \(5000 entries\)/.test(document.getElementById("share-note").textContent));
   assert.ok(await page.locator("#share-export").isVisible());
   await page.click("#share-export");
   assert.equal(JSON.parse(await page.inputValue("#fixture")).scenario.weights.length, 5000);
   const bigPage = await context.newPage();
   await bigPage.goto(await page.inputValue("#share-url"));
   await bigPage.waitForFunction(() => Number(document.body.dataset.ready) > 0);
-  assert.match(await text(bigPage, "#share-note"), /made without p from \.npy \(5000 entries\)/);
+  assert.match(await text(bigPage, "#share-note"), /made without imported p \(5000 entries\)/);
   await bigPage.close();
   // Back to the three weights and q for what follows.
   await page.setInputFiles("#npy-file", { name: "p.npy", mimeType: "application/octet-stream", buffer: npy("<f4", [3], Float32Array.of(0.2, 0.3, 0.5)) });
@@ -541,17 +542,46 @@ test("presets, sliders, JSON import, u editing, addresses, the speculative step'
   assert.equal(await text(page, "#spec-output"), JSON.stringify(fromD.outputTokenIds));
   await page.setInputFiles("#npy-file", { name: "bad.npy", mimeType: "application/octet-stream", buffer: Buffer.from("not a npy file") });
   await page.waitForFunction(() => document.getElementById("npy-error").textContent !== "");
+  // safetensors: an engine's dump with vLLM's names, which preselect p, inv_q and d.
+  const tp = [[0.25, 0.25, 0.5], [0.5, 0.25, 0.25]];
+  const dumpInvQ = [1, 4, 1];
+  const dRows = SPEC_STEP.draft_probs.map(() => [0.5, 0.25, 0.25]);
+  const dump = safetensors([
+    ["target_probs", "F32", [2, 3], le(Float32Array, tp.flat())],
+    ["inv_q", "F64", [1, 3], le(Float64Array, dumpInvQ)],
+    ["draft_probs", "F32", [dRows.length, 3], le(Float32Array, dRows.flat())],
+    ["draft_token_ids", "I64", [2], le(BigInt64Array, [1n, 2n])],
+  ]);
+  await page.setInputFiles("#st-file", { name: "dump.safetensors", mimeType: "application/octet-stream", buffer: dump });
+  await page.waitForSelector("#st-choose:not([hidden])");
+  assert.match(await text(page, "#st-note"), /^dump\.safetensors: 4 tensors \(draft_probs f32 \[4, 3\]; draft_token_ids i64 \[2\]; inv_q f64 \[1, 3\]; target_probs f32 \[2, 3\]\)/);
+  assert.equal(await page.inputValue("#st-p"), "target_probs");
+  assert.equal(await page.inputValue("#st-q"), "inv_q");
+  assert.equal(await page.inputValue("#st-d"), "draft_probs");
+  await redrawn(page, () => page.click("#st-use"));
+  assert.equal(await text(page, "#st-note"), "Using p = target_probs, inv_q = inv_q, d = draft_probs from dump.safetensors.");
+  assert.match(await text(page, "#about"), /^3 weights from dump\.safetensors: target_probs row 0/);
+  const policy = await page.inputValue("#nan-policy");
+  const fromDump = core.run({ exporace: 1, op: "compare", nan_policy: policy, weights: tp[0], noise: dumpInvQ }).result;
+  assert.equal(fromDump.exactWinner, 1, "inv_q = 4 at token 1: score 1 against 0.25 and 0.5");
+  await assertCompare(page, fromDump);
+  assert.equal(await text(page, "#exact-winner"), "1");
+  const dumpStep = core.run({ ...SPEC_STEP, draft_probs: dRows, seed: "11" }).result;
+  assert.equal(await text(page, "#spec-output"), JSON.stringify(dumpStep.outputTokenIds));
+  // Row 1 of target_probs as p; a row past the end is refused.
+  await page.fill("#st-p-row", "1");
+  await page.selectOption("#st-q", "");
+  await page.selectOption("#st-d", "");
+  await redrawn(page, () => page.click("#st-use"));
+  assert.match(await text(page, "#about"), /^3 weights from dump\.safetensors: target_probs row 1/);
+  await page.fill("#st-p-row", "2");
+  await page.click("#st-use");
+  await page.waitForFunction(() => /target_probs has 2 rows; row 2 does not exist/.test(document.getElementById("st-error").textContent));
+  await page.locator("#share-box").screenshot({ path: join(shots, "safetensors-import.png") });
+  await page.setInputFiles("#st-file", { name: "bad.safetensors", mimeType: "application/octet-stream", buffer: Buffer.from("not a safetensors file") });
+  await page.waitForFunction(() => /safetensors/.test(document.getElementById("st-error").textContent));
+  assert.ok(await page.locator("#st-choose").isHidden());
   await page.locator("#share-box").screenshot({ path: join(shots, "npy-import.png") });
   assert.deepEqual(errors, []);
 });
 
-/** A little-endian `.npy` file (format 1.0) of `descr` with `shape` holding the typed array `data`. */
-function npy(descr, shape, data) {
-  let header = `{'descr': '${descr}', 'fortran_order': False, 'shape': (${shape.join(", ")}${shape.length === 1 ? "," : ""}), }`;
-  header += " ".repeat(63 - ((10 + header.length) % 64)) + "\n";
-  const head = Buffer.alloc(10);
-  head.write("\x93NUMPY", 0, "latin1");
-  head[6] = 1;
-  head.writeUInt16LE(header.length, 8);
-  return Buffer.concat([head, Buffer.from(header, "latin1"), Buffer.from(data.buffer)]);
-}

@@ -5,25 +5,11 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import init, * as ex from "exporace";
+import { le, safetensors as build } from "./files.mjs";
 
 await init();
 
-/** A safetensors file of `tensors` [name, dtype, shape, bytes] in the order given. */
-function safetensors(tensors, { claim = null, metadata = { format: "pt" } } = {}) {
-  const header = { __metadata__: metadata };
-  let offset = 0;
-  for (const [name, dtype, shape, bytes] of tensors) {
-    header[name] = { dtype, shape, data_offsets: [offset, offset + bytes.length] };
-    offset += bytes.length;
-  }
-  let json = JSON.stringify(header);
-  json += " ".repeat((8 - (json.length % 8)) % 8);
-  const head = Buffer.alloc(8);
-  head.writeBigUInt64LE(BigInt(claim ?? json.length));
-  return new Uint8Array(Buffer.concat([head, Buffer.from(json, "utf8"), ...tensors.map((t) => t[3])]));
-}
-
-const le = (Arr, values) => Buffer.from(Arr.from(values).buffer);
+const safetensors = (tensors, options) => new Uint8Array(build(tensors, options));
 const u16 = (...bits) => le(Uint16Array, bits);
 
 const FILE = [
