@@ -1,7 +1,7 @@
 //! The block filter on explicit lanes.
 //!
 //! Each step loads [`LANES`] weights and noise values into fixed-size arrays and
-//! updates per-lane flags with branch-free compares only (no index tracking,
+//! updates per-lane maxima of their raw bits, branch-free (no index tracking,
 //! no early exit), the shape that LLVM turns into vector code for whatever the
 //! build enables: SSE2 or AVX2 / AVX-512 natively, SIMD128 in wasm. Plain Rust
 //! arrays need no `unsafe` and no dependency, and build for `wasm32v1-none`.
@@ -16,49 +16,53 @@ use crate::race::Form;
 pub(super) struct Look {
     /// No score can change standings whose bar is the one given.
     pub(super) quiet: bool,
-    /// Every weight is finite and not negative, and no noise value is negative.
+    /// Every weight is finite and not negative (`+0.0`, not `-0.0`), and no
+    /// noise value is below `-0.0` or a NaN with its sign bit set. `false`
+    /// is a doubt, not a finding: callers then run the full checks, which
+    /// accept `-0.0` weights and negative NaN noise.
     pub(super) clean: bool,
 }
 
-/// Whether a weight is valid: finite and not negative (`-0.0` included).
-#[inline(always)]
-fn valid(w: f32) -> bool {
-    (0.0..f32::INFINITY).contains(&w)
-}
+/// The bits of a finite weight stop below those of `+inf`: as unsigned
+/// integers, `+0.0 <= w < +inf` is exactly `bits(w) < bits(+inf)`.
+const WEIGHT_LIMIT: u32 = 0x7f80_0000;
 
 /// Checks one block. A score is loud if it could change standings whose
-/// runner-up scores `bar`: above it, or NaN unless NaN never wins.
+/// runner-up scores `bar`: above it, or NaN. (A NaN is loud under every
+/// policy here: where NaN never wins, the rescan pushes it and nothing
+/// changes, so the filter only has to be right about quiet blocks.)
 #[inline]
 pub(super) fn look<T: NoiseFloat>(
     form: Form,
     weights: Weights<'_>,
     noise: &[T],
     bar: T,
-    policy: NanPolicy,
+    _policy: NanPolicy,
 ) -> Look {
-    let nan_loud = policy != NanPolicy::NanNeverWins;
-    match (form, nan_loud) {
-        (Form::Mul, true) => by_weights::<T, true, true>(weights, noise, bar),
-        (Form::Mul, false) => by_weights::<T, true, false>(weights, noise, bar),
-        (Form::Div, true) => by_weights::<T, false, true>(weights, noise, bar),
-        (Form::Div, false) => by_weights::<T, false, false>(weights, noise, bar),
+    // Lanes as wide as the noise type: 16 f32 noise values and their bits
+    // fill one AVX-512 register.
+    match (form, T::BITS == 32) {
+        (Form::Mul, true) => by_weights::<T, u32, true>(weights, noise, bar),
+        (Form::Mul, false) => by_weights::<T, u64, true>(weights, noise, bar),
+        (Form::Div, true) => by_weights::<T, u32, false>(weights, noise, bar),
+        (Form::Div, false) => by_weights::<T, u64, false>(weights, noise, bar),
     }
 }
 
 #[inline(always)]
-fn by_weights<T: NoiseFloat, const MUL: bool, const NAN_LOUD: bool>(
+fn by_weights<T: NoiseFloat, B: Bits, const MUL: bool>(
     weights: Weights<'_>,
     noise: &[T],
     bar: T,
 ) -> Look {
     match weights {
-        Weights::Plain(p) => pass::<T, MUL, NAN_LOUD>(p, p, noise, bar, |p, _| (p, valid(p))),
-        Weights::Residual { p, d } => pass::<T, MUL, NAN_LOUD>(p, d, noise, bar, |p, d| {
+        Weights::Plain(p) => pass::<T, B, MUL>(p, p, noise, bar, |p, _| p),
+        Weights::Residual { p, d } => pass::<T, B, MUL>(p, d, noise, bar, |p, d| {
             let r = p - d;
-            (if r > 0.0 { r } else { 0.0 }, valid(p) & valid(d))
+            if r > 0.0 { r } else { 0.0 }
         }),
         Weights::Zeroed { p, zero } => {
-            let look = pass::<T, MUL, NAN_LOUD>(p, p, noise, bar, |p, _| (p, valid(p)));
+            let look = pass::<T, B, MUL>(p, p, noise, bar, |p, _| p);
             Look {
                 quiet: look.quiet && zero.is_none(),
                 clean: look.clean,
@@ -67,24 +71,60 @@ fn by_weights<T: NoiseFloat, const MUL: bool, const NAN_LOUD: bool>(
     }
 }
 
-/// The lane loop. `weight(p, d)` gives a token's weight and whether its
-/// inputs are valid; `d` is `p` again for weights without a second input.
+/// Unsigned lanes as wide as the noise type.
+trait Bits: Copy + Ord + core::ops::BitAnd<Output = Self> {
+    const ZERO: Self;
+    /// The low bits of `bits` (all of them for `u64`).
+    fn of(bits: u64) -> Self;
+}
+
+impl Bits for u32 {
+    const ZERO: Self = 0;
+    #[inline(always)]
+    fn of(bits: u64) -> Self {
+        bits as u32
+    }
+}
+
+impl Bits for u64 {
+    const ZERO: Self = 0;
+    #[inline(always)]
+    fn of(bits: u64) -> Self {
+        bits
+    }
+}
+
+/// The lane loop. Each lane keeps three unsigned maxima of raw bits: of the
+/// weights' inputs, of the noise, and of the scores with the sign cleared.
+/// Every value check is then one compare per block: a weight input is valid
+/// exactly when its bits are below [`WEIGHT_LIMIT`], and noise is at least
+/// `-0.0` or a positive NaN when its bits are at most the sign bit. For
+/// scores, non-negative floats order as their bits, and NaN bits exceed
+/// those of `+inf`, so "no score above `bar` and no NaN" is "the largest
+/// bits are at most `bar`'s" whenever `bar >= 0`. Clearing the sign makes a
+/// negative score loud when its magnitude clears the bar (a needless rescan,
+/// never a missed change); `-0.0` and `+0.0` both map to 0, which is right
+/// for a bar of either zero. A bar below zero marks the block loud.
+/// `d` is `p` again for weights without a second input.
 #[inline(always)]
-fn pass<T: NoiseFloat, const MUL: bool, const NAN_LOUD: bool>(
+fn pass<T: NoiseFloat, B: Bits, const MUL: bool>(
     p: &[f32],
     d: &[f32],
     noise: &[T],
     bar: T,
-    weight: impl Fn(f32, f32) -> (f32, bool) + Copy,
+    weight: impl Fn(f32, f32) -> f32 + Copy,
 ) -> Look {
-    let mut loud = [0u32; LANES];
-    let mut dirty = [0u32; LANES];
+    let sign = 1u64 << (T::BITS - 1);
+    let magnitude = B::of(sign - 1);
+    let mut inputs = [0u32; LANES];
+    let mut values = [B::ZERO; LANES];
+    let mut scores = [B::ZERO; LANES];
     let mut step = |l: usize, p: f32, d: f32, n: T| {
-        let (w, ok) = weight(p, d);
-        let w = T::from_f32(w);
+        inputs[l] = inputs[l].max(p.to_bits()).max(d.to_bits());
+        values[l] = values[l].max(B::of(n.to_bits()));
+        let w = T::from_f32(weight(p, d));
         let s = if MUL { w * n } else { w / n };
-        loud[l] |= ((s > bar) | (NAN_LOUD & s.is_nan())) as u32;
-        dirty[l] |= (!ok | (n < T::ZERO)) as u32;
+        scores[l] = scores[l].max(B::of(s.to_bits()) & magnitude);
     };
     let (pc, pr) = p.as_chunks::<LANES>();
     let (dc, dr) = d.as_chunks::<LANES>();
@@ -97,8 +137,14 @@ fn pass<T: NoiseFloat, const MUL: bool, const NAN_LOUD: bool>(
     for ((&pv, &dv), &nv) in pr.iter().zip(dr).zip(nr) {
         step(0, pv, dv, nv);
     }
+    // Lane-wise compares folded without early exit: one vector compare and
+    // one mask test each, no horizontal maximum.
+    let limit = B::of(bar.to_bits()) & magnitude;
+    let quiet = scores.iter().fold(true, |q, &x| q & (x <= limit));
+    let valid = inputs.iter().fold(true, |c, &x| c & (x < WEIGHT_LIMIT));
+    let signed = values.iter().fold(true, |c, &x| c & (x <= B::of(sign)));
     Look {
-        quiet: loud.iter().all(|&x| x == 0),
-        clean: dirty.iter().all(|&x| x == 0),
+        quiet: quiet & (bar >= T::ZERO),
+        clean: valid & signed,
     }
 }

@@ -266,3 +266,60 @@ fn deferred_checks_report_the_first_problem() {
     let err = recover_tokens(&batch, &inv_q, NanPolicy::FirstNanWins).unwrap_err();
     assert!(format!("{err}").contains("target_probs"), "{err}");
 }
+
+/// The lanes check values through the maxima of their bits: a bad value in
+/// the last lane of a step, of a block, of a chunk or in the remainder is
+/// still reported at its index, and the values the bit test only doubts
+/// (`-0.0` weights, NaN noise with the sign bit set) race as the scalar
+/// reference does, without an error.
+#[test]
+fn bit_checks_report_every_lane_and_accept_doubted_values() {
+    use crate::{Error, race_div, race_mul};
+    let n = 2 * CHUNK + BLOCK + 21;
+    let mut mix = Mix(11);
+    let p: Vec<f32> = (0..n).map(|_| mix.unit() as f32).collect();
+    let q: Vec<f64> = (0..n).map(|_| 0.5 + mix.unit()).collect();
+    let at = [
+        LANES - 1,
+        BLOCK - 1,
+        BLOCK + LANES - 1,
+        CHUNK - 1,
+        2 * CHUNK + BLOCK - 1,
+        n - 1,
+    ];
+    for &i in &at {
+        for bad in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY, -1e-30, -2.0] {
+            let mut w = p.clone();
+            w[i] = bad;
+            for policy in NanPolicy::ALL {
+                let err = race_div(&w, &q, policy).unwrap_err();
+                assert!(
+                    matches!(err, Error::BadValue { at, .. } if at.index == i),
+                    "{i} {bad} {policy}: {err:?}"
+                );
+            }
+        }
+        for bad in [-1e-300, -1.0, f64::NEG_INFINITY] {
+            let mut inv_q = q.clone();
+            inv_q[i] = bad;
+            let err = race_mul(&p, &inv_q, NanPolicy::FirstNanWins).unwrap_err();
+            assert!(
+                matches!(err, Error::BadValue { at, .. } if at.index == i),
+                "{i} {bad}: {err:?}"
+            );
+        }
+        // Doubted but valid: the scalar reference's answer, bit for bit.
+        let mut w = p.clone();
+        w[i] = -0.0;
+        let mut inv_q = q.clone();
+        inv_q[(i + 1) % n] = -f64::NAN;
+        inv_q[(i + 2) % n] = -0.0;
+        for policy in NanPolicy::ALL {
+            let got =
+                race(Form::Mul, Weights::Plain(&w), &inv_q, policy).finish(|j| (w[j], inv_q[j]));
+            let want = key(scalar(Form::Mul, Weights::Plain(&w), &inv_q, policy));
+            assert_eq!(key(got), want, "{i} {policy}");
+            assert_eq!(key(race_mul(&w, &inv_q, policy)), want, "{i} {policy}");
+        }
+    }
+}
