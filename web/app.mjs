@@ -445,7 +445,13 @@ function wireInspector(draws, precision) {
   };
   $("draws").querySelectorAll("tr[data-i]").forEach((tr) => {
     tr.onclick = () => inspect(Number(tr.dataset.i));
-    tr.onkeydown = (e) => e.key === "Enter" && inspect(Number(tr.dataset.i));
+    // A handler that returns false cancels the key: Tab must keep moving on.
+    tr.onkeydown = (e) => {
+      if (e.key === "Enter" || e.key === " ") {
+        e.preventDefault();
+        inspect(Number(tr.dataset.i));
+      }
+    };
   });
   inspect(0);
 }
@@ -827,9 +833,26 @@ function showExact() {
         results.map((r, i) => `<td id="exact-${g}-${i}" title="bracket [${r.groups[g].lower}, ${r.groups[g].upper}]">` +
           `${fmt(r.groups[g].probability)}</td>`).join("") + "</tr>";
     });
+    showGuide(models, results);
     out.innerHTML = `<table class="facts" id="exact-table"><tr><th>tokens</th><th>weight</th><th>count</th>${head}</tr>${rows.join("")}</table>` +
       `<p>Largest distance from an estimate to the exact value: ${results.map((r, i) => `${esc(models[i])} ${fmt(r.maxBound)}`).join(", ")}.</p>`;
   });
+}
+
+/** The guide's numbers: the many-tail tails' exact win probability under fp32 and fp64 torch CUDA, and the dead zone's edge. */
+function showGuide(models, results) {
+  const many = state.preset === "many-tail";
+  $("guide-other").hidden = many;
+  if (!many) return;
+  const tails = (model) => {
+    const i = models.indexOf(model);
+    return i < 0 ? "… (choose it as a pipeline)" : fmt(results[i].groups[1].probability);
+  };
+  $("guide-f32").textContent = tails("torch-cuda-f32");
+  $("guide-f64").textContent = tails("torch-cuda-f64");
+  $("guide-gap").textContent = String(num("gap"));
+  const dead = ask({ op: "dead_zone", model: "torch-cuda-f32", weights: Array.from(state.weights.subarray(0, 2)) }).result;
+  $("guide-threshold").textContent = fmt(dead.threshold);
 }
 
 const curve = { key: null, series: null };
@@ -912,9 +935,20 @@ function experimentInputs(sampler) {
 function stopRun(run, prefix, status) {
   run.worker?.terminate();
   run.worker = null;
+  // Keyboard users keep their place: focus leaves the disabled Cancel for Run.
+  const hadFocus = document.activeElement === $(`${prefix}-cancel`);
   $(`${prefix}-run`).disabled = false;
   $(`${prefix}-cancel`).disabled = true;
   $(`${prefix}-status`).textContent = status;
+  if (hadFocus) $(`${prefix}-run`).focus();
+}
+
+/** Starts a worker run's controls: Run disabled, Cancel enabled and focused when Run had the focus. */
+function startRun(prefix) {
+  const hadFocus = document.activeElement === $(`${prefix}-run`);
+  $(`${prefix}-run`).disabled = true;
+  $(`${prefix}-cancel`).disabled = false;
+  if (hadFocus) $(`${prefix}-cancel`).focus();
 }
 
 function stopExperiment(status) {
@@ -936,8 +970,7 @@ function startExperiment() {
   $("exp-out").innerHTML = "";
   $("exp-chart").hidden = true;
   $("exp-progress").value = 0;
-  $("exp-run").disabled = true;
-  $("exp-cancel").disabled = false;
+  startRun("exp");
   $("exp-status").textContent = `Running ${trials} trials under ${model}…`;
   const worker = new Worker("experiment-worker.mjs", { type: "module" });
   experiment.worker = worker;
@@ -1256,8 +1289,7 @@ function startLossless() {
   const reports = [];
   $("spec-lossless").innerHTML = "";
   $("spec-progress").value = 0;
-  $("spec-run").disabled = true;
-  $("spec-cancel").disabled = false;
+  startRun("spec");
   $("spec-status").textContent = `Running ${label}, ${trials} trials per position under ${model}…`;
   const worker = new Worker("experiment-worker.mjs", { type: "module" });
   lossless.worker = worker;
@@ -1547,6 +1579,7 @@ function refresh() {
   $("edits").textContent = state.edits.length
     ? `Edited draws (raced as fp64 inline noise against its fp32 cast): ${state.edits.map(([t, v, note]) => `token ${t}: inv_q = ${v}${note ? ` (${note})` : ""}`).join("; ")}`
     : "";
+  $("guide-other").hidden = state.preset === "many-tail";
   showModels();
   showDraws();
   const dead = showDeadZone();
@@ -1621,6 +1654,10 @@ async function main() {
   };
   $("import").onclick = importScenario;
   $("npy-file").onchange = importNpy;
+  $("guide-back").onclick = () => {
+    $("preset").value = "many-tail";
+    loadPreset();
+  };
   $("st-file").onchange = readSafetensorsFile;
   $("st-use").onclick = useSafetensors;
   $("spec-run").onclick = startLossless;

@@ -585,3 +585,128 @@ test("presets, sliders, JSON import, u editing, addresses, the speculative step'
   assert.deepEqual(errors, []);
 });
 
+
+/** Presses Tab (Shift+Tab with `back`) until the focused element matches `selector`. */
+async function tabTo(page, selector, { back = false, max = 800 } = {}) {
+  for (let i = 0; i < max; i++) {
+    if (await page.evaluate((s) => Boolean(document.activeElement?.matches(s)), selector)) return;
+    await page.keyboard.press(back ? "Shift+Tab" : "Tab");
+  }
+  throw new Error(`the keyboard never reached ${selector}`);
+}
+
+/** Runs `press` (a key press) and waits until the page has redrawn. */
+const pressed = (page, key) => redrawn(page, () => page.keyboard.press(key));
+
+test("keyboard only: the many-tail guide, the preset, the gap slider, an experiment started and cancelled", async () => {
+  const { page, errors } = await open(false);
+  await page.waitForSelector("#exact-table", { timeout: 120000 });
+  // The guide's numbers come from the views: fp32 loses every tail, fp64 keeps about 3.28e-4.
+  assert.equal(await text(page, "#guide-f32"), "0");
+  const guided = Number(await text(page, "#guide-f64"));
+  assert.ok(Math.abs(guided - 3.2761e-4) < 1e-7, `guide fp64 ${guided}`);
+  assert.equal(await text(page, "#guide-f64"), await text(page, "#exact-1-2"));
+  assert.equal(await text(page, "#guide-gap"), "20.5");
+  // The dead zone's edge the guide names is the one the theory view's table gives for torch-cuda-f32.
+  assert.equal(await text(page, "#guide-threshold"), (await page.locator("#dead-zone tr").nth(1).locator("td").nth(2).innerText()));
+  assert.ok(await page.locator("#guide-other").isHidden());
+
+  // The preset by arrow keys: away and back to the many-tail race.
+  await tabTo(page, "#preset");
+  await pressed(page, "ArrowDown");
+  assert.equal(await page.inputValue("#preset"), "uniform");
+  assert.ok(await page.locator("#guide-other").isVisible(), "away from many-tail the guide offers the way back");
+  await pressed(page, "ArrowUp");
+  assert.equal(await page.inputValue("#preset"), "many-tail");
+
+  // The gap slider by arrow keys: one step of 0.5 nats to 21; the ideal tail probability follows
+  // N w / (1 + N w) with w = exp(-21) in f32, computed here independently of the core.
+  await tabTo(page, "#gap-slider");
+  await pressed(page, "ArrowRight");
+  assert.equal(await page.inputValue("#gap"), "21");
+  await page.waitForFunction(() => document.getElementById("guide-gap").textContent === "21");
+  await page.waitForFunction(() => document.getElementById("exact-1-0"), null, { timeout: 120000 });
+  const w = Math.fround(Math.exp(-21)), n = 262144;
+  await page.waitForFunction(
+    (want) => Math.abs(Number(document.getElementById("exact-1-0")?.textContent) - want) < 1e-9,
+    (n * w) / (1 + n * w),
+    { timeout: 120000 },
+  );
+  assert.equal(await text(page, "#exact-1-1"), "0");
+  await pressed(page, "ArrowLeft");
+  assert.equal(await page.inputValue("#gap"), "20.5");
+
+  // An experiment, by keyboard: the recovered-token sampler, a long run cancelled, then a short one to the end.
+  await tabTo(page, "#exp-sampler");
+  await page.keyboard.press("ArrowDown");
+  assert.equal(await page.inputValue("#exp-sampler"), "recovered");
+  await tabTo(page, "#exp-trials");
+  await page.keyboard.press("Control+A");
+  await page.keyboard.type("10000000");
+  await tabTo(page, "#exp-run");
+  await page.keyboard.press("Enter");
+  await page.waitForFunction(() => document.getElementById("exp-status").textContent.startsWith("Running"));
+  assert.equal(await page.evaluate(() => document.activeElement.id), "exp-cancel", "focus moves to Cancel");
+  await page.keyboard.press("Enter");
+  await page.waitForFunction(() => document.getElementById("exp-status").textContent.startsWith("Cancelled at"));
+  assert.equal(await page.evaluate(() => document.activeElement.id), "exp-run", "focus returns to Run");
+  await tabTo(page, "#exp-trials", { back: true });
+  await page.keyboard.press("Control+A");
+  await page.keyboard.type("4096");
+  await tabTo(page, "#exp-run");
+  await page.keyboard.press("Space");
+  await page.waitForFunction(() => document.getElementById("exp-status").textContent.startsWith("Done: 4096 trials"), null, { timeout: 120000 });
+  assert.equal(await page.locator("#exp-summary tr").count(), 2);
+  await page.locator("#guide").screenshot({ path: join(shots, "guide.png") });
+  assert.deepEqual(errors, []);
+});
+
+test("every control has an accessible name (Chromium's accessibility tree), in every section", async () => {
+  const { page, errors } = await open(false);
+  await choose(page, "preset", "spec");
+  // Open what is folded and show what is hidden until used, so that its controls are checked too.
+  await page.evaluate(() => document.querySelectorAll("details").forEach((d) => (d.open = true)));
+  await page.setInputFiles("#st-file", {
+    name: "dump.safetensors",
+    mimeType: "application/octet-stream",
+    buffer: safetensors([["target_probs", "F32", [1, 3], le(Float32Array, [0.2, 0.3, 0.5])]]),
+  });
+  await page.waitForSelector("#st-choose:not([hidden])");
+  const cdp = await page.context().newCDPSession(page);
+  const { root } = await cdp.send("DOM.getDocument", { depth: -1 });
+  const { nodeIds } = await cdp.send("DOM.querySelectorAll", { nodeId: root.nodeId, selector: "input, select, button, textarea" });
+  const nameless = [];
+  let checked = 0;
+  for (const nodeId of nodeIds) {
+    const { nodes } = await cdp.send("Accessibility.getPartialAXTree", { nodeId, fetchRelatives: false });
+    const node = nodes[0];
+    if (!node || node.ignored) continue;
+    checked++;
+    if (!node.name?.value?.trim()) {
+      const { outerHTML } = await cdp.send("DOM.getOuterHTML", { nodeId });
+      nameless.push(outerHTML.slice(0, 160));
+    }
+  }
+  assert.ok(checked > 100, `only ${checked} controls checked`);
+  assert.deepEqual(nameless, []);
+  assert.deepEqual(errors, []);
+});
+
+for (const [width, height] of [[1366, 768], [1280, 800]]) {
+  test(`laptop screen ${width}x${height}: no horizontal scrolling in any preset`, async () => {
+    const { page, errors } = await open(false);
+    await page.setViewportSize({ width, height });
+    const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    await page.waitForSelector("#exact-table", { timeout: 120000 });
+    await page.screenshot({ path: join(shots, `laptop-${width}x${height}-top.png`) });
+    assert.equal(await overflow(), 0, "many-tail");
+    for (const preset of ["uniform", "zipf", "near-tie", "overflow", "spec"]) {
+      await choose(page, "preset", preset);
+      assert.equal(await overflow(), 0, preset);
+    }
+    await page.evaluate(() => document.querySelectorAll("details").forEach((d) => (d.open = true)));
+    assert.equal(await overflow(), 0, "with every details open");
+    await page.screenshot({ path: join(shots, `laptop-${width}x${height}-spec.png`), fullPage: true });
+    assert.deepEqual(errors, []);
+  });
+}
