@@ -710,3 +710,74 @@ for (const [width, height] of [[1366, 768], [1280, 800]]) {
     assert.deepEqual(errors, []);
   });
 }
+
+test("every preset renders its key numbers, checked against arithmetic done here", async () => {
+  const { page, errors } = await open(false);
+  const cells = async (sel) => (await page.locator(`${sel} tr`).allInnerTexts()).map((r) => r.split("\t"));
+
+  // Many-tail: 1 head and N = 262144 tails of weight w = exp(-20.5) in f32. The ideal race gives the tails
+  // N w / (1 + N w); fp32 torch CUDA noise gives them exactly 0, fp64 the ideal value.
+  await page.waitForSelector("#exact-table", { timeout: 120000 });
+  const n = 262144, w = Math.fround(Math.exp(-20.5)), ideal = (n * w) / (1 + n * w);
+  assert.ok(Math.abs(ideal - 3.2761e-4) < 1e-7);
+  assert.ok(Math.abs(Number(await text(page, "#exact-1-0")) - ideal) < 1e-9, "ideal");
+  assert.equal(await text(page, "#exact-1-1"), "0", "torch-cuda-f32");
+  assert.ok(Math.abs(Number(await text(page, "#exact-1-2")) - ideal) < 1e-7, "torch-cuda-f64");
+  assert.equal(await text(page, "#exact-0-1"), "1", "fp32: the head always wins");
+  assert.equal(await text(page, "#dead-count-a"), String(n));
+  assert.ok(Math.abs(Number(await text(page, "#dead-mass-a")) - (n * w) / (1 + n * w)) < 1e-9, "lost mass: the tails' share of the weight");
+  assert.equal(await text(page, "#slider-out-1"), String(Math.fround(Math.exp(-20.5)).toExponential(6)));
+
+  // Uniform: 32000 weights exp(0) = 1; one group that always wins, no dead token.
+  await choose(page, "preset", "uniform");
+  assert.equal(await text(page, "#slider-out-0"), "1");
+  assert.match(await text(page, "#prob-summary"), /^32000 tokens; pipeline A kills 0 of them \(mass 0\)/);
+  await page.waitForSelector("#exact-table", { timeout: 120000 });
+  assert.deepEqual((await cells("#exact-table"))[1].slice(0, 3), ["0 .. 31999", "1", "32000"]);
+
+  // Zipf: w_k = (k + 1)^-1.1 in f32 (to within the last bit of exp).
+  await choose(page, "preset", "zipf");
+  for (const k of [0, 1, 2, 5]) {
+    const want = Math.fround((k + 1) ** -1.1);
+    const got = Number(await text(page, `#slider-out-${k}`));
+    assert.ok(Math.abs(got - want) <= 2 ** -22 * want, `zipf weight ${k}: ${got} against ${want}`);
+  }
+
+  // Near-tie: inv_q = 1 + 1e-12 rounds in f64 to 1 + k 2^-52 with k = round(1e-12 2^52) = 4504, so at weight
+  // 0.25 the f64 scores are 4504 ulps apart; the f32 cast makes both 1 and the tie goes to token 0.
+  await choose(page, "preset", "near-tie");
+  const k = Math.round(1e-12 * 2 ** 52);
+  assert.equal(k, 4504);
+  const rows = (await cells("#compare-table")).slice(1);
+  assert.deepEqual([rows[0][1], rows[0][4], rows[0][5]], ["token 1", "0", String(k)], "f64: token 1 by 4504 ulps");
+  assert.equal(rows[0][2], String(0.25 * (1 + k * 2 ** -52)));
+  assert.deepEqual([rows[1][1], rows[1][2], rows[1][4], rows[1][5]], ["token 0", "0.25", "1", "0"], "f32: a tie, token 0");
+  assert.equal(await page.locator("#flip").getAttribute("data-flipped"), "true");
+  assert.equal(await text(page, "#exact-winner"), "1");
+
+  // q = 0 overflow: weight 0 times inv_q = inf is NaN (token 1), 0.2 times inf is inf (token 3); marked rows.
+  await choose(page, "preset", "overflow");
+  assert.equal(await page.locator("#overflow-entries tr.nan").count(), 1);
+  assert.equal(await page.locator("#overflow-entries tr.inf").count(), 1);
+  assert.match(await text(page, "#overflow-entries tr.nan"), /^1\t0\tinf\tscore NaN/);
+  assert.match(await text(page, "#overflow-entries tr.inf"), /^3\t0\.2\tinf\tscore inf/);
+  const picks = Object.fromEntries((await cells("#overflow-picks")).map(([policy, what]) => [policy, what]));
+  assert.match(picks.first_nan_wins, /^token 1 /, "torch.argmax: the first NaN wins");
+  assert.match(picks.nan_never_wins, /^token 3 /, "vLLM's C++ kernel: the infinite score wins");
+  assert.match(picks.reject, /NaN score at token 1/);
+
+  // The speculative step: each trace row follows the acceptance rule p(x) / d(x) >= u, checked here.
+  await choose(page, "preset", "spec");
+  const trace = (await cells("#spec-trace")).slice(1);
+  assert.equal(trace.length, 4);
+  let previous = null;
+  for (const [b, j, , p, d, u, outcome] of trace) {
+    if (j === "0") previous = "accepted";
+    const want = previous !== "accepted" ? "not reached" : Number(p) / Number(d) >= Number(u) ? "accepted" : "rejected: recovered token";
+    assert.equal(outcome, want, `request ${b} position ${j}: p ${p}, d ${d}, u ${u}`);
+    previous = outcome;
+  }
+  const output = JSON.parse(await text(page, "#spec-output"));
+  trace.filter((r) => r[6] === "accepted").forEach(([b, j, x]) => assert.equal(output[Number(b)][Number(j)], Number(x), "an accepted draft is emitted"));
+  assert.deepEqual(errors, []);
+});
