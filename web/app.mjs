@@ -1397,7 +1397,7 @@ function drawNativeRecover() {
   const canvas = $("perf-native-chart");
   canvas.hidden = !cases.length;
   if (!cases.length) return;
-  const labels = [...new Set(cases.map((c) => c.case.slice(prefix.length)))];
+  const labels = [...new Set(cases.map((c) => c.case.slice(prefix.length)))].sort((a, b) => a.localeCompare(b, "en", { numeric: true }));
   const threads = [...new Set(cases.map((c) => c.threads))].sort((x, y) => x - y);
   drawGrouped(canvas, {
     title: `native recoverTokens, B = ${p.requests} × 4 drafts, ${p.precision} noise`,

@@ -299,8 +299,24 @@ pub fn draw_bars<DB: DrawingBackend>(
             let ctx = builder
                 .build_cartesian_2d(0.0..n as f64, 0.0..y_top)
                 .map_err(err)?;
-            plot(area, ctx, chart, 0.0, y_top, &|v| format!("{v}"))
+            plot(area, ctx, chart, 0.0, y_top, &linear_label)
         }
+    }
+}
+
+/// A linear axis' tick: at most six decimals without trailing zeros (tick
+/// positions such as `0.30000000000000004` print as `0.3`), in exponent form
+/// below 1e-3.
+fn linear_label(v: &f64) -> String {
+    if *v != 0.0 && v.abs() < 1e-3 {
+        return format!("{v:.1e}");
+    }
+    let text = format!("{v:.6}");
+    let text = text.trim_end_matches('0').trim_end_matches('.');
+    if text == "-0" {
+        "0".into()
+    } else {
+        text.into()
     }
 }
 
@@ -595,6 +611,14 @@ mod tests {
             .filter(|p| p.contains("#111111"))
             .count();
         assert_eq!(ticks, 4);
+    }
+
+    #[test]
+    fn linear_ticks_are_short() {
+        assert_eq!(linear_label(&0.300_000_000_000_000_04), "0.3");
+        assert_eq!(linear_label(&45_000.0), "45000");
+        assert_eq!(linear_label(&0.0), "0");
+        assert_eq!(linear_label(&2.5e-5), "2.5e-5");
     }
 
     #[test]
