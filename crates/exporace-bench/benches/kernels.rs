@@ -12,8 +12,8 @@ use exporace::models::CatalogueEntry;
 use exporace::noise::{self, Stream};
 use exporace::{Form, NanPolicy, NoiseFloat, race_div, race_seeded, recover_tokens};
 use exporace_bench::{
-    BATCHES, EXACT_MODELS, Recover, THREADS, VOCABS, many_tail, note_load, probe, probe_par,
-    scalar_div,
+    BATCHES, EXACT_MODELS, PEER_VOCAB, PlainC, Recover, THREADS, VOCABS, many_tail, note_load,
+    probe, probe_par, scalar_div,
 };
 use rayon::{ThreadPool, ThreadPoolBuilder};
 
@@ -53,7 +53,7 @@ fn probes(g: &mut BenchmarkGroup<'_, WallTime>, pools: &[(usize, ThreadPool)], b
     g.bench_function("probe-plain", |b| b.iter(|| probe(black_box(&buf))));
 }
 
-fn recover<T: NoiseFloat>(c: &mut Criterion, pools: &[(usize, ThreadPool)]) {
+fn recover<T: PlainC>(c: &mut Criterion, pools: &[(usize, ThreadPool)]) {
     for b in BATCHES {
         for v in VOCABS {
             let case = Recover::<T>::new(b, v);
@@ -70,6 +70,11 @@ fn recover<T: NoiseFloat>(c: &mut Criterion, pools: &[(usize, ThreadPool)]) {
                         })
                     })
                 });
+                if v == PEER_VOCAB {
+                    g.bench_function(format!("plain-c-{n}t"), |bn| {
+                        bn.iter(|| pool.install(|| case.plain_c()))
+                    });
+                }
             }
             g.finish();
         }
@@ -95,7 +100,7 @@ fn race<T: NoiseFloat>(c: &mut Criterion, pools: &[(usize, ThreadPool)]) {
     }
 }
 
-fn noise_alone<T: NoiseFloat>(c: &mut Criterion) {
+fn noise_alone<T: PlainC>(c: &mut Criterion) {
     let v = 152_064;
     let bytes = v * core::mem::size_of::<T>();
     let mut g = group(c, &format!("noise/{}/V{v}", T::PRECISION), bytes);
@@ -110,10 +115,13 @@ fn noise_alone<T: NoiseFloat>(c: &mut Criterion) {
     g.bench_function("kernel-1t", |bn| {
         bn.iter(|| noise::fill_inv_q(3, Stream::Race, 0, black_box(&mut out)))
     });
+    g.bench_function("plain-c-1t", |bn| {
+        bn.iter(|| T::plain_noise(3, black_box(&mut out)))
+    });
     g.finish();
 }
 
-fn seeded<T: NoiseFloat>(c: &mut Criterion, pools: &[(usize, ThreadPool)]) {
+fn seeded<T: PlainC>(c: &mut Criterion, pools: &[(usize, ThreadPool)]) {
     let v = 152_064;
     let case = Recover::<f32>::new(1, v);
     let w = &case.target[..v];
@@ -133,6 +141,14 @@ fn seeded<T: NoiseFloat>(c: &mut Criterion, pools: &[(usize, ThreadPool)]) {
                 }
             }
             arg
+        })
+    });
+    // Plain C noise into a buffer, then the plain C race over it (no token
+    // zeroed).
+    g.bench_function("plain-c-1t", |bn| {
+        bn.iter(|| {
+            T::plain_noise(5, &mut inv_q);
+            T::plain_recover_row(black_box(w), &inv_q, v)
         })
     });
     for (n, pool) in pools {

@@ -13,6 +13,35 @@ pub const BATCHES: [usize; 3] = [1, 8, 64];
 pub const VOCABS: [usize; 4] = [32_000, 128_256, 152_064, 262_144];
 /// Thread counts.
 pub const THREADS: [usize; 2] = [1, 2];
+/// The vocabulary of the cases also timed against the plain C peers (Qwen's,
+/// the peers' table in the benchmark README).
+pub const PEER_VOCAB: usize = 152_064;
+
+/// The plain C peers of [`plain_c`] in a noise type.
+pub trait PlainC: NoiseFloat {
+    /// The plain C recovered token of one n-gram draft position.
+    fn plain_recover_row(p: &[f32], inv_q: &[Self], draft: usize) -> usize;
+    /// Plain C `1 / E` noise from a seed.
+    fn plain_noise(seed: u64, out: &mut [Self]);
+}
+
+impl PlainC for f32 {
+    fn plain_recover_row(p: &[f32], inv_q: &[f32], draft: usize) -> usize {
+        plain_c::recover_row_f32(p, inv_q, draft)
+    }
+    fn plain_noise(seed: u64, out: &mut [f32]) {
+        plain_c::noise_f32(seed, out)
+    }
+}
+
+impl PlainC for f64 {
+    fn plain_recover_row(p: &[f32], inv_q: &[f64], draft: usize) -> usize {
+        plain_c::recover_row_f64(p, inv_q, draft)
+    }
+    fn plain_noise(seed: u64, out: &mut [f64]) {
+        plain_c::noise_f64(seed, out)
+    }
+}
 
 /// The models of the exact many-tail case: vLLM's f32 CUDA noise and a
 /// 64-bit classic recipe in f64.
@@ -168,6 +197,26 @@ impl<T: NoiseFloat> Recover<T> {
                     }
                 }
                 arg
+            })
+            .collect()
+    }
+}
+
+impl<T: PlainC> Recover<T> {
+    /// The plain C kernel on every draft position, positions split across
+    /// the current rayon pool as the exporace kernel splits them.
+    pub fn plain_c(&self) -> Vec<usize> {
+        use rayon::prelude::*;
+        let v = self.v;
+        (0..self.drafts.len())
+            .into_par_iter()
+            .map(|t| {
+                let r = t / DRAFTS;
+                T::plain_recover_row(
+                    &self.target[t * v..(t + 1) * v],
+                    &self.inv_q[r * v..(r + 1) * v],
+                    self.drafts[t] as usize,
+                )
             })
             .collect()
     }

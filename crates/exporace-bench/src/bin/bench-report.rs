@@ -105,8 +105,8 @@ fn main() {
     let load = loads(&root);
     let mut cases = Vec::new();
     println!(
-        "{:<28} {:>9} {:>10} {:>8} {:>9} {:>10}",
-        "case", "function", "ns/elem", "GB/s", "vs probe", "vs scalar"
+        "{:<28} {:>9} {:>10} {:>8} {:>9} {:>10} {:>8}",
+        "case", "function", "ns/elem", "GB/s", "vs probe", "vs scalar", "vs C"
     );
     for (group, f) in &groups {
         let (elements, bytes) = size(group);
@@ -152,11 +152,14 @@ fn main() {
             let gbps = bytes / ns;
             let vs_probe = probe.map(|p| p / ns);
             let vs_scalar = f.get("scalar").map(|s| s / ns);
+            let plain_c = f.get(&format!("plain-c-{threads}t"));
+            let vs_plain_c = plain_c.map(|c| c / ns);
             println!(
-                "{group:<28} {function:>9} {:>10.3} {gbps:>8.1} {:>9} {:>10}",
+                "{group:<28} {function:>9} {:>10.3} {gbps:>8.1} {:>9} {:>10} {:>8}",
                 ns / elements,
                 vs_probe.map_or("-".into(), |r| format!("{r:.2}")),
                 vs_scalar.map_or("-".into(), |r| format!("{r:.2}x")),
+                vs_plain_c.map_or("-".into(), |r| format!("{r:.2}x")),
             );
             cases.push(json!({
                 "case": group,
@@ -170,6 +173,8 @@ fn main() {
                 "bandwidth_fraction": vs_probe,
                 "speedup_vs_scalar": vs_scalar,
                 "scalar_ns": f.get("scalar"),
+                "speedup_vs_plain_c": vs_plain_c,
+                "plain_c_ns": plain_c,
                 "load_average": load_average,
             }));
         }
@@ -202,6 +207,7 @@ fn main() {
         "date": run("date", &["-u", "+%Y-%m-%dT%H:%M:%SZ"]),
         "notes": "median of criterion samples; bandwidth_fraction = probe time / kernel time over the same bytes \
                   (probe-plain for 1 thread, probe-2t for 2 threads); speedup_vs_scalar = plain scalar kernel time / kernel time; \
+                  speedup_vs_plain_c = the plain C peer's time (gcc -O3 -march=native, same thread count) / kernel time; \
                   load_average = /proc/loadavg (1, 5, 15 min) as the case's group started; exact cases: whole computation against the issue's target",
         "cases": cases,
     });
