@@ -32,8 +32,11 @@ pub(crate) const LANES: usize = 16;
 /// enough that a rescan re-reads it from L1.
 pub(crate) const BLOCK: usize = 512;
 
-/// Tokens per chunk when one row is split across threads. Fixed, so the chunks
-/// and therefore every intermediate result are the same for any thread count.
+/// The fewest tokens per chunk when one row is split across threads. A row is
+/// split into one chunk per thread, of at least this many tokens: each chunk
+/// restarts the standings, and the first blocks after a restart are the ones
+/// that get rescanned. The result does not depend on the chunks (see
+/// [`Standings::merge`]).
 pub(crate) const CHUNK: usize = 1 << 15;
 
 /// Where a race's weights come from.
@@ -162,9 +165,25 @@ pub(crate) fn race<T: NoiseFloat>(
     })
 }
 
+/// Runs `part` over `0..n` in one chunk per thread of rayon's pool (with the
+/// `parallel` feature; one chunk without it), each of at least `chunk`
+/// tokens, and merges the scans in index order.
+pub(crate) fn split<T: NoiseFloat>(
+    n: usize,
+    chunk: usize,
+    policy: NanPolicy,
+    part: impl Fn(Range<usize>) -> Scan<T> + Sync,
+) -> Scan<T> {
+    #[cfg(feature = "parallel")]
+    let threads = rayon::current_num_threads();
+    #[cfg(not(feature = "parallel"))]
+    let threads = 1;
+    split_into(n, chunk.max(n.div_ceil(threads)), policy, part)
+}
+
 /// Runs `part` over `0..n` in chunks of `chunk` tokens (in parallel with the
 /// `parallel` feature) and merges the scans in index order.
-pub(crate) fn split<T: NoiseFloat>(
+pub(crate) fn split_into<T: NoiseFloat>(
     n: usize,
     chunk: usize,
     policy: NanPolicy,

@@ -120,7 +120,7 @@ fn lanes_equal_scalar<T: NoiseFloat>() {
                         race(form, w, &r.noise, policy).finish(|i| (w.get(i), r.noise[i].to_f64()));
                     assert_eq!(key(got), want, "case {case} {w:?} {form:?} {policy}");
                     let chunk = 1 + mix.below(700) as usize;
-                    let split = split(r.noise.len(), chunk, policy, |c| {
+                    let split = split_into(r.noise.len(), chunk, policy, |c| {
                         scan(
                             form,
                             w.range(c.clone()),
