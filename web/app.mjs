@@ -1508,6 +1508,8 @@ async function decodeState(text) {
 }
 
 async function shareLink() {
+  $("share-note").textContent = "Making the link…";
+  $("share-url").value = "";
   const url = new URL(location.href);
   const { text, dropped } = await encodeState();
   url.hash = `s=${text}`;
