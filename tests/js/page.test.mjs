@@ -727,6 +727,43 @@ test("every preset renders its key numbers, checked against arithmetic done here
   assert.equal(await text(page, "#dead-count-a"), String(n));
   assert.ok(Math.abs(Number(await text(page, "#dead-mass-a")) - (n * w) / (1 + n * w)) < 1e-9, "lost mass: the tails' share of the weight");
   assert.equal(await text(page, "#slider-out-1"), String(Math.fround(Math.exp(-20.5)).toExponential(6)));
+  // The weights chart is drawn by exporace-viz: the weights' blue and the dead zone's red are on the canvas.
+  const colours = (id, wanted) =>
+    page.evaluate(([id, wanted]) => {
+      const c = document.getElementById(id);
+      const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+      const seen = new Set();
+      for (let i = 0; i < d.length; i += 4) seen.add(`${d[i]},${d[i + 1]},${d[i + 2]}`);
+      return wanted.filter((k) => seen.has(k));
+    }, [id, wanted]);
+  assert.deepEqual(await colours("prob-chart", ["31,95,191", "192,57,43"]), ["31,95,191", "192,57,43"]);
+  // drawBars refuses a malformed chart with an Error naming the field, and draws the next good one.
+  const refusals = await page.evaluate(async () => {
+    const ex = await import("/pkg/web/exporace.js");
+    const canvas = document.createElement("canvas");
+    canvas.width = 300;
+    canvas.height = 200;
+    const base = { title: "t", xLabel: "x", yLabel: "y", series: [{ name: "s", color: [1, 2, 3], values: [1, 2] }] };
+    const messages = [];
+    for (const bad of [{ ...base, labels: ["a"] }, { ...base, logFloor: -1 }, { ...base, series: "no" }, { ...base, highlight: [7] }]) {
+      try {
+        ex.drawBars(canvas, bad);
+        messages.push("drawn");
+      } catch (e) {
+        messages.push(e.message);
+      }
+    }
+    ex.drawBars(canvas, { ...base, series: [{ ...base.series[0], values: Float32Array.of(1, Infinity) }] });
+    messages.push("drawn");
+    return messages;
+  });
+  assert.deepEqual(refusals, [
+    "drawBars: 1 labels for 2 categories",
+    "drawBars: log_floor must be positive and finite, got -1",
+    "drawBars: chart.series must be an array, got string",
+    "drawBars: highlighted category 7 of 2",
+    "drawn",
+  ]);
 
   // Uniform: 32000 weights exp(0) = 1; one group that always wins, no dead token.
   await choose(page, "preset", "uniform");
@@ -757,6 +794,7 @@ test("every preset renders its key numbers, checked against arithmetic done here
 
   // q = 0 overflow: weight 0 times inv_q = inf is NaN (token 1), 0.2 times inf is inf (token 3); marked rows.
   await choose(page, "preset", "overflow");
+  assert.deepEqual(await colours("score-chart", ["31,95,191", "192,57,43"]), ["31,95,191", "192,57,43"]);
   assert.equal(await page.locator("#overflow-entries tr.nan").count(), 1);
   assert.equal(await page.locator("#overflow-entries tr.inf").count(), 1);
   assert.match(await text(page, "#overflow-entries tr.nan"), /^1\t0\tinf\tscore NaN/);
