@@ -863,6 +863,7 @@ function showTailCurve() {
   const on = state.preset === "many-tail";
   canvas.hidden = !on;
   $("gap-slider").closest("label").hidden = !on;
+  $("gap-slider-out").textContent = `${num("gap")} nats`;
   if (!on) return;
   const { tails, temperature } = presetParams();
   const models = theoryModels();
@@ -1616,6 +1617,7 @@ async function main() {
   $("perf-b").onchange = $("perf-precision").onchange = drawNativeRecover;
   $("gap-slider").oninput = () => {
     $("gap").value = $("gap-slider").value;
+    $("gap-slider-out").textContent = `${$("gap-slider").value} nats`;
   };
   $("gap-slider").onchange = () => loadPreset();
   $("gap").addEventListener("change", () => ($("gap-slider").value = $("gap").value));

@@ -625,6 +625,7 @@ test("keyboard only: the many-tail guide, the preset, the gap slider, an experim
   await pressed(page, "ArrowRight");
   assert.equal(await page.inputValue("#gap"), "21");
   await page.waitForFunction(() => document.getElementById("guide-gap").textContent === "21");
+  assert.equal(await text(page, "#gap-slider-out"), "21 nats");
   await page.waitForFunction(() => document.getElementById("exact-1-0"), null, { timeout: 120000 });
   const w = Math.fround(Math.exp(-21)), n = 262144;
   await page.waitForFunction(
