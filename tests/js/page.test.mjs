@@ -818,5 +818,18 @@ test("every preset renders its key numbers, checked against arithmetic done here
   }
   const output = JSON.parse(await text(page, "#spec-output"));
   trace.filter((r) => r[6] === "accepted").forEach(([b, j, x]) => assert.equal(output[Number(b)][Number(j)], Number(x), "an accepted draft is emitted"));
+  // Hand-set uniforms, by keyboard: they start from the seeded ones; u = 0.99 at request 0, position 0 rejects
+  // its draft (p / d = 0.5 / 0.8 = 0.625 < 0.99) and position 1 is not reached.
+  await page.getByLabel("Set the acceptance uniforms u by hand (else they are seeded)").focus();
+  await pressed(page, "Space");
+  const us = await page.locator('input[data-field="uniform"]').evaluateAll((els) => els.map((e) => Number(e.value)));
+  assert.deepEqual(us.map((u) => u.toPrecision(6)), trace.map((r) => Number(r[5]).toPrecision(6)));
+  await page.getByLabel("request 0 position 0: uniform u", { exact: true }).focus();
+  await page.keyboard.press("Control+A");
+  await page.keyboard.type("0.99");
+  await pressed(page, "Tab");
+  const handSet = (await cells("#spec-trace")).slice(1);
+  assert.deepEqual([handSet[0][5], handSet[0][6]], ["0.99", "rejected: recovered token"]);
+  assert.equal(handSet[1][6], "not reached");
   assert.deepEqual(errors, []);
 });
