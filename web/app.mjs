@@ -870,6 +870,8 @@ function showTailCurve() {
   const colors = [[85, 85, 85], [31, 95, 191], [192, 57, 43]];
   // Drawn by the exporace-viz crate (plotters on this canvas), at the canvas's CSS size.
   const draw = () => {
+    // The answer may arrive after the preset changed and the canvas was hidden.
+    if (!canvas.clientWidth || !canvas.clientHeight) return;
     canvas.width = canvas.clientWidth;
     canvas.height = canvas.clientHeight;
     ex.drawCurves(canvas, {

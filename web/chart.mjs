@@ -8,8 +8,9 @@ const BLUE = [31, 95, 191];
 const RED = [192, 57, 43];
 const GREY = [110, 110, 110];
 
-/** Draws `chart` at the canvas's CSS size and marks the canvas as drawn. */
+/** Draws `chart` at the canvas's CSS size and marks the canvas as drawn; a hidden canvas is left alone. */
 function draw(canvas, chart) {
+  if (!canvas.clientWidth || !canvas.clientHeight) return;
   canvas.width = canvas.clientWidth;
   canvas.height = canvas.clientHeight;
   ex.drawBars(canvas, chart);

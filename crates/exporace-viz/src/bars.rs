@@ -272,6 +272,7 @@ pub fn draw_bars<DB: DrawingBackend>(
 ) -> Result<(), String> {
     let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
     chart.check()?;
+    crate::frame::check_size(area)?;
     let n = chart.categories();
     let top = largest(chart);
     area.fill(&WHITE).map_err(err)?;
@@ -611,6 +612,16 @@ mod tests {
             .filter(|p| p.contains("#111111"))
             .count();
         assert_eq!(ticks, 4);
+    }
+
+    #[test]
+    fn refuses_a_collapsed_area() {
+        let e = bars_svg(&scores(vec![1.0], None), 0, 0).unwrap_err();
+        assert_eq!(
+            e,
+            "the drawing area is 0 x 0 pixels, smaller than the 160 x 100 a chart needs"
+        );
+        assert!(bars_svg(&scores(vec![1.0], None), 160, 100).is_ok());
     }
 
     #[test]

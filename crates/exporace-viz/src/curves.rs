@@ -64,6 +64,7 @@ pub fn draw_curves<DB: DrawingBackend>(
         .iter()
         .flat_map(|s| s.points.iter().map(|p| p.1))
         .fold(chart.y_floor * 10.0, f64::max);
+    crate::frame::check_size(area)?;
     area.fill(&WHITE).map_err(err)?;
     let mut ctx = ChartBuilder::on(area)
         .caption(&chart.title, ("sans-serif", 16))

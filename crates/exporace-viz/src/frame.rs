@@ -4,6 +4,22 @@
 use plotters::coord::{CoordTranslate, Shift};
 use plotters::prelude::*;
 
+/// The smallest area a chart is drawn on, in pixels: below it the axes and
+/// labels leave no room to plot.
+pub(crate) const MIN_SIZE: (u32, u32) = (160, 100);
+
+/// Refuses an area smaller than [`MIN_SIZE`] (a hidden or collapsed canvas).
+pub(crate) fn check_size<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>) -> Result<(), String> {
+    let (w, h) = area.dim_in_pixel();
+    if w < MIN_SIZE.0 || h < MIN_SIZE.1 {
+        return Err(format!(
+            "the drawing area is {w} x {h} pixels, smaller than the {} x {} a chart needs",
+            MIN_SIZE.0, MIN_SIZE.1
+        ));
+    }
+    Ok(())
+}
+
 /// Draws the legend in the upper right corner and presents `area`; errors
 /// are the backend's, as text.
 pub(crate) fn finish<'a, DB: DrawingBackend + 'a, CT: CoordTranslate>(
