@@ -6,7 +6,7 @@
 //! build enables: SSE2 or AVX2 / AVX-512 natively, SIMD128 in wasm. Plain Rust
 //! arrays need no `unsafe` and no dependency, and build for `wasm32v1-none`.
 
-use super::{LANES, Weights};
+use super::{BLOCK, LANES, Weights};
 use crate::float::NoiseFloat;
 use crate::policy::NanPolicy;
 use crate::race::Form;
@@ -56,19 +56,107 @@ fn by_weights<T: NoiseFloat, B: Bits, const MUL: bool>(
     bar: T,
 ) -> Look {
     match weights {
-        Weights::Plain(p) => pass::<T, B, MUL>(p, p, noise, bar, |p, _| p),
-        Weights::Residual { p, d } => pass::<T, B, MUL>(p, d, noise, bar, |p, d| {
-            let r = p - d;
-            if r > 0.0 { r } else { 0.0 }
-        }),
+        Weights::Plain(p) => pass::<T, B, MUL>(p, p, noise, bar, plain),
+        Weights::Residual { p, d } => pass::<T, B, MUL>(p, d, noise, bar, residual),
         Weights::Zeroed { p, zero } => {
-            let look = pass::<T, B, MUL>(p, p, noise, bar, |p, _| p);
+            let look = pass::<T, B, MUL>(p, p, noise, bar, plain);
             Look {
                 quiet: look.quiet && zero.is_none(),
                 clean: look.clean,
             }
         }
     }
+}
+
+/// One bit per step of [`LANES`] tokens of a block (bit `k`: tokens
+/// `k * LANES..`), set when a score in the step is loud against `bar` as
+/// [`look`] judges it; under [`Weights::Zeroed`], the zeroed token's step too;
+/// every step when `bar` is below zero. A step left unset cannot change these
+/// standings, nor any standings that hold more tokens.
+#[inline]
+pub(super) fn loud_steps<T: NoiseFloat>(
+    form: Form,
+    weights: Weights<'_>,
+    noise: &[T],
+    bar: T,
+) -> u32 {
+    match (form, T::BITS == 32) {
+        (Form::Mul, true) => steps_by::<T, u32, true>(weights, noise, bar),
+        (Form::Mul, false) => steps_by::<T, u64, true>(weights, noise, bar),
+        (Form::Div, true) => steps_by::<T, u32, false>(weights, noise, bar),
+        (Form::Div, false) => steps_by::<T, u64, false>(weights, noise, bar),
+    }
+}
+
+/// A block's steps fit the bits of [`loud_steps`].
+const _: () = assert!(BLOCK / LANES <= 32);
+
+#[inline(always)]
+fn steps_by<T: NoiseFloat, B: Bits, const MUL: bool>(
+    weights: Weights<'_>,
+    noise: &[T],
+    bar: T,
+) -> u32 {
+    match weights {
+        Weights::Plain(p) => steps::<T, B, MUL>(p, p, noise, bar, plain),
+        Weights::Residual { p, d } => steps::<T, B, MUL>(p, d, noise, bar, residual),
+        Weights::Zeroed { p, zero } => {
+            let flags = steps::<T, B, MUL>(p, p, noise, bar, plain);
+            zero.map_or(flags, |z| flags | 1 << (z / LANES))
+        }
+    }
+}
+
+/// The step loop: each step's scores, sign cleared, against the bar's bits
+/// as in [`pass`].
+#[inline(always)]
+fn steps<T: NoiseFloat, B: Bits, const MUL: bool>(
+    p: &[f32],
+    d: &[f32],
+    noise: &[T],
+    bar: T,
+    weight: impl Fn(f32, f32) -> f32 + Copy,
+) -> u32 {
+    let count = noise.len().div_ceil(LANES);
+    if bar < T::ZERO || bar.is_nan() {
+        return u32::MAX >> (32 - count.min(32));
+    }
+    let magnitude = B::of((1u64 << (T::BITS - 1)) - 1);
+    let limit = B::of(bar.to_bits()) & magnitude;
+    let loud = |p: f32, d: f32, n: T| {
+        let w = T::from_f32(weight(p, d));
+        let s = if MUL { w * n } else { w / n };
+        (B::of(s.to_bits()) & magnitude) > limit
+    };
+    let (pc, pr) = p.as_chunks::<LANES>();
+    let (dc, dr) = d.as_chunks::<LANES>();
+    let (nc, nr) = noise.as_chunks::<LANES>();
+    let mut flags = 0u32;
+    for (k, ((pl, dl), nl)) in pc.iter().zip(dc).zip(nc).enumerate() {
+        let mut any = false;
+        for l in 0..LANES {
+            any |= loud(pl[l], dl[l], nl[l]);
+        }
+        flags |= (any as u32) << k;
+    }
+    let mut any = false;
+    for ((&pv, &dv), &nv) in pr.iter().zip(dr).zip(nr) {
+        any |= loud(pv, dv, nv);
+    }
+    flags | (any as u32) << (pc.len() % 32)
+}
+
+/// A plain weight.
+#[inline(always)]
+fn plain(p: f32, _: f32) -> f32 {
+    p
+}
+
+/// The residual weight `max(p - d, 0)`.
+#[inline(always)]
+fn residual(p: f32, d: f32) -> f32 {
+    let r = p - d;
+    if r > 0.0 { r } else { 0.0 }
 }
 
 /// Unsigned lanes as wide as the noise type.

@@ -242,8 +242,22 @@ pub(crate) fn scan<T: NoiseFloat>(
         if !(look.quiet && bar.is_some()) {
             // Rescan lane by lane: a step of LANES tokens that cannot clear the
             // current bar is skipped, the others go through `push` in order.
-            let mut i = start;
-            while i < end {
+            // Steps that could not clear the bar the block started with are
+            // skipped without a look: a token that cannot change the
+            // standings cannot change them after more tokens were entered
+            // (they keep the top two of a strict total order).
+            let mut flags = match bar {
+                Some(bar) => {
+                    lanes::loud_steps(form, weights.range(start..end), &noise[start..end], bar)
+                }
+                None => u32::MAX,
+            };
+            while flags != 0 {
+                let i = start + flags.trailing_zeros() as usize * LANES;
+                flags &= flags - 1;
+                if i >= end {
+                    break;
+                }
                 let step = (i + LANES).min(end);
                 let quiet = out.standings.bar().is_some_and(|bar| {
                     lanes::look(form, weights.range(i..step), &noise[i..step], bar, policy).quiet
@@ -258,7 +272,6 @@ pub(crate) fn scan<T: NoiseFloat>(
                         out.standings.push(offset + j, s);
                     }
                 }
-                i = step;
             }
         }
         start = end;

@@ -323,3 +323,29 @@ fn bit_checks_report_every_lane_and_accept_doubted_values() {
         }
     }
 }
+
+/// The zeroed token's score is `0 * inv_q`, not what its target probability
+/// gives: with a bar of `+inf`, `0.5 * inf` cannot clear it but `0 * inf` is
+/// NaN, which wins under `first_nan_wins`. The lanes must mark its step.
+#[test]
+fn zeroed_token_is_rescanned_past_an_infinite_bar() {
+    let n = 3 * BLOCK;
+    let p = alloc::vec![0.5f32; n];
+    for zero in [BLOCK + 5, 2 * BLOCK + LANES - 1, n - 1] {
+        let mut inv_q = alloc::vec![1.0f64; n];
+        inv_q[0] = f64::INFINITY;
+        inv_q[1] = f64::INFINITY;
+        inv_q[zero] = f64::INFINITY;
+        let w = Weights::Zeroed {
+            p: &p,
+            zero: Some(zero),
+        };
+        for policy in NanPolicy::ALL {
+            let want = key(scalar(Form::Mul, w, &inv_q, policy));
+            let got = race(Form::Mul, w, &inv_q, policy).finish(|i| (w.get(i), inv_q[i]));
+            assert_eq!(key(got), want, "{zero} {policy}");
+        }
+        let first = key(scalar(Form::Mul, w, &inv_q, NanPolicy::FirstNanWins));
+        assert_eq!(first.map(|r| r.0), Ok(zero));
+    }
+}
