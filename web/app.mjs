@@ -1494,7 +1494,9 @@ async function encodeState() {
   doc.weightEdits = state.weightEdits;
   doc.mrv2Draft = $("mrv2-draft").checked;
   doc.edits = state.edits;
-  doc.spec = state.spec;
+  const specEntries = ["target_probs", "draft_probs", "bonus_probs"].reduce((n, f) => n + (state.spec[f]?.flat().length ?? 0), 0);
+  if (specEntries <= MAX_LINK_ENTRIES) doc.spec = state.spec;
+  else dropped.push(`the speculative batch (${specEntries} probabilities; its JSON is under "Advanced" in 6. Speculative decoding)`);
   const stream = new Blob([JSON.stringify(doc)]).stream().pipeThrough(new CompressionStream("deflate-raw"));
   const bytes = new Uint8Array(await new Response(stream).arrayBuffer());
   let binary = "";

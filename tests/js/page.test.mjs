@@ -831,5 +831,15 @@ test("every preset renders its key numbers, checked against arithmetic done here
   const handSet = (await cells("#spec-trace")).slice(1);
   assert.deepEqual([handSet[0][5], handSet[0][6]], ["0.99", "rejected: recovered token"]);
   assert.equal(handSet[1][6], "not reached");
+  // A batch of 5 positions over 1000 tokens (11000 probabilities) is too large for a link: named, not dropped silently.
+  const row = Array.from({ length: 1000 }, () => 0.001);
+  const wide = { cu_num_draft_tokens: [5], draft_token_ids: [0, 1, 2, 3, 4], target_probs: Array(5).fill(row), draft_probs: Array(5).fill(row), bonus_probs: [row] };
+  await page.click("#spec-json summary");
+  await page.fill("#spec-batch", JSON.stringify(wide));
+  await redrawn(page, () => page.click("#spec-apply"));
+  assert.equal(await text(page, "#spec-error"), "");
+  await page.click("#share");
+  await page.waitForFunction(() => /Not in the link: the speculative batch \(11000 probabilities; its JSON is under "Advanced"/.test(document.getElementById("share-note").textContent));
+  assert.ok(await page.locator("#share-export").isVisible());
   assert.deepEqual(errors, []);
 });
