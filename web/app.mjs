@@ -853,6 +853,8 @@ function showGuide(models, results) {
   $("guide-gap").textContent = String(num("gap"));
   const dead = ask({ op: "dead_zone", model: "torch-cuda-f32", weights: Array.from(state.weights.subarray(0, 2)) }).result;
   $("guide-threshold").textContent = fmt(dead.threshold);
+  $("guide-emin").textContent = fmt(dead.eMin);
+  $("guide-emax").textContent = fmt(dead.eMax);
 }
 
 const curve = { key: null, series: null };

@@ -609,6 +609,9 @@ test("keyboard only: the many-tail guide, the preset, the gap slider, an experim
   assert.equal(await text(page, "#guide-gap"), "20.5");
   // The dead zone's edge the guide names is the one the theory view's table gives for torch-cuda-f32.
   assert.equal(await text(page, "#guide-threshold"), (await page.locator("#dead-zone tr").nth(1).locator("td").nth(2).innerText()));
+  // The smallest E of fp32 torch CUDA noise is 2^-24 (u clamped below 1 - 2^-24), exactly.
+  assert.equal(Number(await text(page, "#guide-emin")), Number((2 ** -24).toExponential(6)));
+  assert.equal(await text(page, "#guide-emax"), (await page.locator("#dead-zone tr").nth(1).locator("td").nth(4).innerText()));
   assert.ok(await page.locator("#guide-other").isHidden());
 
   // The preset by arrow keys: away and back to the many-tail race.
