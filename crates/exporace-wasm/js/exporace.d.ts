@@ -282,6 +282,39 @@ export type SafetensorsTensor =
  */
 export function readSafetensors(bytes: Uint8Array): SafetensorsTensor[];
 
+/** A tensor: {@link SafetensorsTensor}, the shape every reader and writer uses. */
+export type Tensor = SafetensorsTensor;
+
+/**
+ * Reads a `.npy` file of any dtype (f16, bf16, f32, f64, i32, i64) with
+ * exporace-io's reader as a {@link Tensor} named `name`: the typed array that
+ * holds its values exactly (f16 and bf16 widened exactly to f32).
+ * @throws Error on a malformed or hostile file, or another dtype.
+ */
+export function readNpyTensor(name: string, bytes: Uint8Array): Tensor;
+
+/** A tensor to write: `shape` defaults to `[data.length]`; `dtype`, if given, must be the data's. */
+export interface TensorInput {
+  name?: string;
+  dtype?: "f32" | "f64" | "i32" | "i64";
+  shape?: number[];
+  data: Float32Array | Float64Array | Int32Array | BigInt64Array;
+}
+
+/**
+ * Writes one tensor as a `.npy` file (format 1.0, C order, little endian).
+ * @throws Error when the shape does not hold the data's length, the dtype
+ * names another type than the data's, or `data` is not one of the four arrays.
+ */
+export function writeNpy(tensor: TensorInput): Uint8Array;
+
+/**
+ * Writes named tensors as one safetensors file, readable by the
+ * `safetensors` library and by {@link readSafetensors}.
+ * @throws Error as {@link writeNpy}, and for a missing or repeated name.
+ */
+export function writeSafetensors(tensors: (TensorInput & { name: string })[]): Uint8Array;
+
 /** The win probability of one group of tokens that share a weight. */
 export interface GroupProbability {
   /** The group's weight. */

@@ -25,6 +25,9 @@ export const {
   weightsFromLogits,
   readNpy,
   readSafetensors,
+  readNpyTensor,
+  writeNpy,
+  writeSafetensors,
 } = wasm;
 
 /** Accepted for code shared with the browser build; the module is ready already. */

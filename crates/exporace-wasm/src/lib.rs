@@ -30,6 +30,7 @@ mod random;
 mod safetensors;
 mod scenario;
 mod spec;
+mod tensors;
 #[cfg(feature = "threads")]
 mod threads;
 mod viz;
@@ -45,6 +46,7 @@ pub use random::{fill_inv_q, fill_q, fill_uniform, rand, randint, randint4x};
 pub use safetensors::read_safetensors;
 pub use scenario::{camel_keys, run};
 pub use spec::{recover_tokens, rejection_sample};
+pub use tensors::{read_npy_tensor, write_npy, write_safetensors};
 #[cfg(feature = "threads")]
 pub use threads::{init_thread_pool, recover_tokens_traced, thread_count};
 pub use viz::{draw_bars, draw_curves};

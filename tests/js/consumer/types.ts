@@ -3,7 +3,8 @@
 import init, {
   fillInvQ, fillQ, fillUniform, raceDiv, raceMul, raceSeeded, rand, randint, randint4x,
   recoverTokens, rejectionSample, run, inspectFloat, weightsFromLogits, readSafetensors,
-  type BarChart, type FloatView, type SafetensorsTensor,
+  readNpyTensor, writeNpy, writeSafetensors,
+  type BarChart, type FloatView, type SafetensorsTensor, type Tensor,
   type NanPolicy, type RaceResult, type RejectionResult, type Report, type SpecBatch,
 } from "exporace";
 import type { TracedRecover } from "exporace/threads";
@@ -40,5 +41,8 @@ const weights: Float32Array = weightsFromLogits(new Float64Array([0, -1]), 0.5);
 const tensors: SafetensorsTensor[] = readSafetensors(new Uint8Array(0));
 const first = tensors[0];
 const tensorIds: Int32Array | null = first && first.dtype === "i32" ? first.data : null;
+const npyBytes: Uint8Array = writeNpy({ shape: [1], data: new BigInt64Array([1n]) });
+const fromNpy: Tensor = readNpyTensor("x", npyBytes);
+const stBytes: Uint8Array = writeSafetensors([{ name: "p", dtype: "f32", data: new Float32Array([0.5]) }]);
 const chart: BarChart = { title: "t", xLabel: "x", yLabel: "y", series: [{ name: "s", color: [1, 2, 3], values: weights }], logFloor: 1e-12 };
-console.log(margin, bits, f.winner.token, races.length, ids.length, report.seed, words.length, x, traced, view.ulpsToOther, chart.series.length, tensorIds);
+console.log(margin, bits, f.winner.token, races.length, ids.length, report.seed, words.length, x, traced, view.ulpsToOther, chart.series.length, tensorIds, fromNpy.dtype, stBytes.length);
