@@ -218,6 +218,34 @@ impl<'m, M: NoiseModel> Law<'m, M> {
         self.model.transform(raw).inv_q().to_f64()
     }
 
+    /// The positions of the lattice cell ([`NoiseModel::cell`]) holding
+    /// position `i`: Q is the same on all of them.
+    fn cell_at(&self, i: u128) -> (u128, u128) {
+        let i = i.min(self.max as u128) as u64;
+        let raw = if self.forward { i } else { self.max - i };
+        let (a, b) = self.model.cell(raw);
+        if self.forward {
+            (a as u128, b as u128)
+        } else {
+            ((self.max - b) as u128, (self.max - a) as u128)
+        }
+    }
+
+    /// [`Law::first`], stepping over the whole cell of each position it
+    /// evaluates.
+    fn first_by_cells(&self, mut lo: u128, mut hi: u128, stop: impl Fn(f64) -> bool) -> u128 {
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            let (a, b) = self.cell_at(mid);
+            if stop(self.q_at(mid)) {
+                hi = a.max(lo);
+            } else {
+                lo = (b + 1).min(hi);
+            }
+        }
+        lo
+    }
+
     /// The first position in `[lo, hi)` where `stop` holds (monotone), or `hi`.
     fn first(&self, mut lo: u128, mut hi: u128, stop: impl Fn(f64) -> bool) -> u128 {
         while lo < hi {
@@ -232,7 +260,8 @@ impl<'m, M: NoiseModel> Law<'m, M> {
     }
 
     /// [`Law::first`], searched outwards from `guess`: steps double from
-    /// [`Law::step`] until they pass the answer, which is then bisected. The
+    /// [`Law::step`] until they pass the answer, which is then bisected over
+    /// lattice cells ([`Law::first_by_cells`]). The
     /// answer is the same for any guess; a guess within a step of it costs
     /// about `2 + log2(step)` transforms instead of `log2(hi - lo)`.
     fn search(&self, lo: u128, hi: u128, guess: u128, stop: impl Fn(f64) -> bool) -> u128 {
@@ -258,7 +287,7 @@ impl<'m, M: NoiseModel> Law<'m, M> {
             while right > lo {
                 let probe = right.saturating_sub(step).max(lo);
                 if !stop(self.q_at(probe)) {
-                    return self.first(probe + 1, right, &stop);
+                    return self.first_by_cells(probe + 1, right, &stop);
                 }
                 right = probe;
                 step *= 2;
@@ -270,10 +299,10 @@ impl<'m, M: NoiseModel> Law<'m, M> {
             loop {
                 let probe = left + step;
                 if probe >= hi {
-                    return self.first(left + 1, hi, &stop);
+                    return self.first_by_cells(left + 1, hi, &stop);
                 }
                 if stop(self.q_at(probe)) {
-                    return self.first(left + 1, probe, &stop);
+                    return self.first_by_cells(left + 1, probe, &stop);
                 }
                 left = probe;
                 step *= 2;

@@ -140,6 +140,70 @@ impl<T: NoiseFloat> NoiseModel for TritonFlipped<T> {
     }
 }
 
+/// The interval of 64-bit words that convert to the same value of the noise
+/// type as `raw` (the conversion is monotone, so it is one interval), found
+/// by bisection on the conversion alone.
+fn u64_cell<T: NoiseFloat>(raw: u64) -> (u64, u64) {
+    let convert = |x: u64| match T::PRECISION {
+        Precision::F32 => (x as f32) as f64,
+        Precision::F64 => x as f64,
+    };
+    let v = convert(raw);
+    // The last word below `raw` with a smaller value, and the first above
+    // with a larger one (or the ends).
+    let (mut below, mut inside) = (None::<u64>, raw);
+    let mut step = 1u64;
+    while below.is_none() && inside > 0 {
+        let probe = inside.saturating_sub(step);
+        if convert(probe) < v {
+            below = Some(probe);
+        } else {
+            inside = probe;
+            step = step.saturating_mul(2);
+        }
+    }
+    let lo = match below {
+        None => 0,
+        Some(mut out) => {
+            while inside - out > 1 {
+                let mid = out + (inside - out) / 2;
+                if convert(mid) < v {
+                    out = mid
+                } else {
+                    inside = mid
+                }
+            }
+            inside
+        }
+    };
+    let (mut above, mut inside) = (None::<u64>, raw);
+    let mut step = 1u64;
+    while above.is_none() && inside < u64::MAX {
+        let probe = inside.saturating_add(step);
+        if convert(probe) > v {
+            above = Some(probe);
+        } else {
+            inside = probe;
+            step = step.saturating_mul(2);
+        }
+    }
+    let hi = match above {
+        None => u64::MAX,
+        Some(mut out) => {
+            while out - inside > 1 {
+                let mid = inside + (out - inside) / 2;
+                if convert(mid) > v {
+                    out = mid
+                } else {
+                    inside = mid
+                }
+            }
+            inside
+        }
+    };
+    (lo, hi)
+}
+
 /// A 64-bit word scaled by 2^-64 in the noise type (the conversion rounds).
 fn u64_uniform<T: NoiseFloat>(raw: u64) -> T {
     let u = match T::PRECISION {
@@ -196,6 +260,10 @@ impl<T: NoiseFloat> NoiseModel for U64Flipped<T> {
         let u: T = u64_uniform(raw);
         gumbel_draw(raw, u, -(-u).ln_1p(), false)
     }
+
+    fn cell(&self, raw: u64) -> (u64, u64) {
+        u64_cell::<T>(raw)
+    }
 }
 
 recipe! {
@@ -247,5 +315,55 @@ impl<T: NoiseFloat> NoiseModel for U64Classic<T> {
         let clamped = u < T::MIN_POSITIVE;
         let u = if clamped { T::MIN_POSITIVE } else { u };
         gumbel_draw(raw, u, -u.ln(), clamped)
+    }
+
+    fn cell(&self, raw: u64) -> (u64, u64) {
+        u64_cell::<T>(raw)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::u64_cell;
+    use crate::float::NoiseFloat;
+
+    /// A cell is the whole run of words that convert to one value: the same
+    /// value at both ends, a different one just outside.
+    fn cells_are_maximal<T: NoiseFloat>(convert: impl Fn(u64) -> f64) {
+        let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut raws = alloc::vec![0, 1, 2, 3, u64::MAX, u64::MAX - 1, 1 << 53, (1 << 53) + 1];
+        for e in [24u32, 25, 40, 52, 53, 54, 63] {
+            let p = 1u64 << e;
+            raws.extend([p - 1, p, p + 1, p + (p >> 24), p - (p >> 25)]);
+        }
+        for _ in 0..200 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            raws.push(x >> (x % 64));
+        }
+        for raw in raws {
+            let (lo, hi) = u64_cell::<T>(raw);
+            let v = convert(raw);
+            assert!(lo <= raw && raw <= hi, "{raw}");
+            assert_eq!(convert(lo), v, "{raw}");
+            assert_eq!(convert(hi), v, "{raw}");
+            assert!(lo == 0 || convert(lo - 1) != v, "{raw}");
+            assert!(hi == u64::MAX || convert(hi + 1) != v, "{raw}");
+        }
+    }
+
+    #[test]
+    fn u64_cells_are_the_runs_of_one_conversion() {
+        cells_are_maximal::<f32>(|x| x as f32 as f64);
+        cells_are_maximal::<f64>(|x| x as f64);
+        // Words below 2^53 are exact in f64; just below 2^64, 2^11 words
+        // share a double and 2^40 a float (one more or one fewer where
+        // rounding half to even gives the value both midpoints or neither).
+        assert_eq!(u64_cell::<f64>(12345), (12345, 12345));
+        let (lo, hi) = u64_cell::<f64>(u64::MAX - (1 << 20));
+        assert!((hi - lo + 1).abs_diff(1 << 11) <= 1, "{lo} {hi}");
+        let (lo, hi) = u64_cell::<f32>(u64::MAX - (1 << 50));
+        assert!((hi - lo + 1).abs_diff(1 << 40) <= 1, "{lo} {hi}");
     }
 }

@@ -163,6 +163,15 @@ pub trait NoiseModel: Sync + Send {
     /// The draw for a raw uniform integer.
     fn transform(&self, raw: u64) -> Draw<Self::Float>;
 
+    /// The lattice cell of `raw`: an interval of raw integers holding `raw`
+    /// on which the uniform is the same value, so every draw but its `raw`
+    /// field is the same. Searches over raw integers step over whole cells.
+    /// The default is `raw` alone; recipes whose conversion to the noise
+    /// type merges integers (a 64-bit word in f32) give the merged interval.
+    fn cell(&self, raw: u64) -> (u64, u64) {
+        (raw, raw)
+    }
+
     /// The draw at exporace's address (seed, row, token) on the race stream.
     fn draw(&self, seed: u64, row: u64, token: u32) -> Draw<Self::Float> {
         self.transform(self.raw(noise::words(seed, Stream::Race, row, token)))
