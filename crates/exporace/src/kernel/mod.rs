@@ -1,18 +1,19 @@
 //! The race kernels behind every public race: a block filter on explicit
-//! lanes, an exact scalar rescan of the blocks that can matter, and a split of
-//! long rows into fixed chunks merged in index order.
+//! lanes, an exact scalar rescan of the steps that can matter, and a split of
+//! long rows into one chunk per thread, merged in index order.
 //!
 //! A race keeps the standings (leader and runner-up) of the tokens seen so
 //! far. Once both are numbers, a later token whose score is a number at most
 //! the runner-up's cannot change them ([`Standings::bar`]). Each block of
 //! [`BLOCK`] tokens is first checked on [`LANES`] lanes with branch-free
-//! compares: if no score in it clears the bar, it is skipped; otherwise it is
-//! rescanned one token at a time through the same [`Standings::push`] as the
-//! scalar reference. The result is therefore the scalar path's, bit for bit, on
-//! every input (ties, NaN under each policy, zero rows, infinities), and on
-//! random rows almost every block after the first few is skipped at memory
-//! speed. The same pass also checks that every value is valid, so callers can
-//! defer their value checks to the rare row where something looked wrong.
+//! integer maxima: if no score in it clears the bar, it is skipped; otherwise
+//! the steps of [`LANES`] tokens that could clear it are rescanned one token
+//! at a time through the same [`Standings::push`] as the scalar reference.
+//! The result is therefore the scalar path's, bit for bit, on every input
+//! (ties, NaN under each policy, zero rows, infinities), and on random rows
+//! almost every block after the first few is skipped at memory speed. The
+//! same pass also checks that every value is valid, so callers can defer
+//! their value checks to the rare row where something looked wrong.
 
 mod lanes;
 pub(crate) mod seeded;
@@ -105,7 +106,8 @@ pub(crate) struct Scan<T> {
     /// stopped there.
     pub(crate) halt: Option<usize>,
     /// Every weight was finite and not negative and no noise value was
-    /// negative, in every block the scan reached.
+    /// negative, in every block the scan reached. `false` is a doubt (see
+    /// the lanes' `Look::clean`): the caller runs the full checks.
     pub(crate) clean: bool,
 }
 
