@@ -111,11 +111,11 @@ fn undumpable<T>(x: &SpecInputs<T>) -> Option<&'static str> {
 /// The step as a dump, its noise stored in the precision it was drawn in.
 fn dump_of<T: NoiseFloat>(x: SpecInputs<T>) -> Dump {
     Dump {
-        vocab_size: x.vocab_size,
-        cu_num_draft_tokens: x.cu_num_draft_tokens,
-        draft_token_ids: x.draft_token_ids,
-        target_probs: x.target_probs,
-        draft_probs: x.draft_probs,
+        vocab_size: x.step.vocab_size,
+        cu_num_draft_tokens: x.step.cu_num_draft_tokens,
+        draft_token_ids: x.step.draft_token_ids,
+        target_probs: x.step.target_probs,
+        draft_probs: x.step.draft_probs,
         inv_q: x.inv_q.iter().map(|v| v.to_f64()).collect(),
         inv_q_dtype: if T::BITS == 32 {
             DType::F32

@@ -11,7 +11,7 @@ use wasm_bindgen::prelude::*;
 
 use crate::args::{self, JsResult};
 use crate::scenario::camel_keys;
-use crate::spec::BatchArg;
+use crate::spec::read_batch;
 
 /// Which lattice point to transform.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -141,7 +141,7 @@ pub fn transform_uniform(model: &str, precision: JsValue, point: JsValue) -> JsR
 /// token's race.
 #[wasm_bindgen(js_name = residualWeights)]
 pub fn residual_weights(batch: JsValue, position: JsValue) -> JsResult<Float32Array> {
-    let batch = BatchArg::read(&batch, "batch")?;
+    let batch = read_batch(&batch, "batch")?;
     let batch = batch.batch();
     batch.validate()?;
     let t = args::usize_arg(&position, "position")?;

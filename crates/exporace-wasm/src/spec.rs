@@ -1,54 +1,34 @@
 //! Speculative decoding: `recoverTokens` and `rejectionSample`, in vLLM's
 //! flattened layout.
 
-use exporace::{Bonus, NoiseFloat, RaceResult, RejectionInputs, SpecBatch, validate};
+use exporace::{Bonus, NoiseFloat, RaceResult, RejectionInputs, SpecBatch, SpecTensors, validate};
 use wasm_bindgen::prelude::*;
 
 use crate::args::{self, JsResult, Noise, with_noise};
 use crate::output;
 
-/// A batch read from JavaScript, owning its copies of the typed arrays.
-pub struct BatchArg {
-    vocab_size: usize,
-    cu_num_draft_tokens: Vec<i32>,
-    draft_token_ids: Vec<i32>,
-    target_probs: Vec<f32>,
-    draft_probs: Option<Vec<f32>>,
-}
+/// The fields of a batch object.
+const BATCH_FIELDS: [&str; 5] = [
+    "vocabSize",
+    "cuNumDraftTokens",
+    "draftTokenIds",
+    "targetProbs",
+    "draftProbs",
+];
 
-impl BatchArg {
-    const FIELDS: [&'static str; 5] = [
-        "vocabSize",
-        "cuNumDraftTokens",
-        "draftTokenIds",
-        "targetProbs",
-        "draftProbs",
-    ];
-
-    /// Reads `{ vocabSize, cuNumDraftTokens, draftTokenIds, targetProbs, draftProbs? }`.
-    pub fn read(v: &JsValue, what: &str) -> JsResult<Self> {
-        args::object(v, what, &Self::FIELDS)?;
-        let get = |name: &str| args::field(v, what, name);
-        let path = |name: &str| format!("{what}.{name}");
-        Ok(BatchArg {
-            vocab_size: args::usize_arg(&get("vocabSize")?, &path("vocabSize"))?,
-            cu_num_draft_tokens: args::array(&get("cuNumDraftTokens")?, &path("cuNumDraftTokens"))?,
-            draft_token_ids: args::array(&get("draftTokenIds")?, &path("draftTokenIds"))?,
-            target_probs: args::array(&get("targetProbs")?, &path("targetProbs"))?,
-            draft_probs: args::optional_array(&get("draftProbs")?, &path("draftProbs"))?,
-        })
-    }
-
-    /// The core's view of the batch.
-    pub fn batch(&self) -> SpecBatch<'_> {
-        SpecBatch {
-            vocab_size: self.vocab_size,
-            cu_num_draft_tokens: &self.cu_num_draft_tokens,
-            draft_token_ids: &self.draft_token_ids,
-            target_probs: &self.target_probs,
-            draft_probs: self.draft_probs.as_deref(),
-        }
-    }
+/// Reads `{ vocabSize, cuNumDraftTokens, draftTokenIds, targetProbs, draftProbs? }`,
+/// copying the typed arrays.
+pub fn read_batch(v: &JsValue, what: &str) -> JsResult<SpecTensors> {
+    args::object(v, what, &BATCH_FIELDS)?;
+    let get = |name: &str| args::field(v, what, name);
+    let path = |name: &str| format!("{what}.{name}");
+    Ok(SpecTensors {
+        vocab_size: args::usize_arg(&get("vocabSize")?, &path("vocabSize"))?,
+        cu_num_draft_tokens: args::array(&get("cuNumDraftTokens")?, &path("cuNumDraftTokens"))?,
+        draft_token_ids: args::array(&get("draftTokenIds")?, &path("draftTokenIds"))?,
+        target_probs: args::array(&get("targetProbs")?, &path("targetProbs"))?,
+        draft_probs: args::optional_array(&get("draftProbs")?, &path("draftProbs"))?,
+    })
 }
 
 /// Checks, before the core allocates them, that `n` results of type `R` fit
@@ -73,7 +53,7 @@ fn recover_typed<T: NoiseFloat>(
 /// one noise row per request.
 #[wasm_bindgen(js_name = recoverTokens)]
 pub fn recover_tokens(batch: JsValue, inv_q: JsValue, opts: JsValue) -> JsResult<JsValue> {
-    let batch = BatchArg::read(&batch, "batch")?;
+    let batch = read_batch(&batch, "batch")?;
     let inv_q = args::noise(&inv_q, "invQ")?;
     let opts = args::options(opts)?;
     with_noise!(inv_q, v => recover_typed(&batch.batch(), &v, opts.nan_policy))
@@ -106,7 +86,7 @@ same_precision!(f64, F64, "Float64Array");
 
 /// Everything but the recovery noise, whose precision picks the type.
 struct RejectionArgs {
-    batch: BatchArg,
+    batch: SpecTensors,
     greedy: Option<Vec<bool>>,
     uniform: Vec<f64>,
     bonus_token_ids: Option<Vec<i32>>,
@@ -197,7 +177,7 @@ pub fn rejection_sample(inputs: JsValue, opts: JsValue) -> JsResult<JsValue> {
     let inv_q = args::noise(&get("invQ")?, "inputs.invQ")?;
     let bonus_inv_q = get("bonusInvQ")?;
     let a = RejectionArgs {
-        batch: BatchArg::read(&get("batch")?, "inputs.batch")?,
+        batch: read_batch(&get("batch")?, "inputs.batch")?,
         greedy: greedy_arg(&get("greedy")?)?,
         uniform: args::array(&get("uniform")?, "inputs.uniform")?,
         bonus_token_ids: args::optional_array(&get("bonusTokenIds")?, "inputs.bonusTokenIds")?,

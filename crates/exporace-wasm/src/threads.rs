@@ -8,7 +8,7 @@ use wasm_bindgen::prelude::*;
 
 use crate::args::{self, JsResult, with_noise};
 use crate::output::{self, RaceJs};
-use crate::spec::{BatchArg, ensure_room};
+use crate::spec::{ensure_room, read_batch};
 
 pub use wasm_bindgen_rayon::init_thread_pool;
 
@@ -81,7 +81,7 @@ fn traced<T: NoiseFloat>(
 /// a Web Worker: the browser's main thread cannot block on the pool.
 #[wasm_bindgen(js_name = recoverTokensTraced)]
 pub fn recover_tokens_traced(batch: JsValue, inv_q: JsValue, opts: JsValue) -> JsResult<JsValue> {
-    let batch = BatchArg::read(&batch, "batch")?;
+    let batch = read_batch(&batch, "batch")?;
     let inv_q = args::noise(&inv_q, "invQ")?;
     let opts = args::options(opts)?;
     with_noise!(inv_q, v => traced(&batch.batch(), &v, opts.nan_policy))

@@ -82,6 +82,8 @@ pub use race::{Contender, Form, RaceResult, race, race_div, race_mul};
 pub use recover::recover_tokens;
 #[cfg(feature = "alloc")]
 pub use rejection::{Bonus, RejectionInputs, RejectionOutput, RequestTrace, rejection_sample};
+#[cfg(feature = "alloc")]
+pub use spec::SpecTensors;
 pub use spec::{PLACEHOLDER_DRAFT_ID, SpecBatch};
 
 /// The README's Rust example, compiled and run as a doc test.

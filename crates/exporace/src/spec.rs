@@ -29,6 +29,37 @@ pub struct SpecBatch<'a> {
     pub draft_probs: Option<&'a [f32]>,
 }
 
+/// An owned batch in vLLM's layout: the tensors a [`SpecBatch`] borrows, for
+/// callers that read or build them (a scenario, a JavaScript call, a dump).
+#[cfg(feature = "alloc")]
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SpecTensors {
+    /// Vocabulary size V.
+    pub vocab_size: usize,
+    /// Inclusive prefix sums of draft tokens per request, length B.
+    pub cu_num_draft_tokens: alloc::vec::Vec<i32>,
+    /// Draft token ids, length T; -1 marks a placeholder.
+    pub draft_token_ids: alloc::vec::Vec<i32>,
+    /// Target probabilities, `[T, V]` row-major.
+    pub target_probs: alloc::vec::Vec<f32>,
+    /// Draft probabilities, `[T, V]` row-major; `None` for n-gram / one-hot drafts.
+    pub draft_probs: Option<alloc::vec::Vec<f32>>,
+}
+
+#[cfg(feature = "alloc")]
+impl SpecTensors {
+    /// The borrowed view every kernel takes.
+    pub fn batch(&self) -> SpecBatch<'_> {
+        SpecBatch {
+            vocab_size: self.vocab_size,
+            cu_num_draft_tokens: &self.cu_num_draft_tokens,
+            draft_token_ids: &self.draft_token_ids,
+            target_probs: &self.target_probs,
+            draft_probs: self.draft_probs.as_deref(),
+        }
+    }
+}
+
 impl SpecBatch<'_> {
     /// Number of requests B.
     pub fn num_requests(&self) -> usize {

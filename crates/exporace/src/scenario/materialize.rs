@@ -13,7 +13,7 @@ use crate::error::{Error, Result};
 use crate::float::NoiseFloat;
 use crate::noise::{self, Stream};
 use crate::race::Form;
-use crate::spec::SpecBatch;
+use crate::spec::{SpecBatch, SpecTensors};
 use crate::{seed, validate};
 
 /// The most noise values a scenario may ask to be drawn from a seed (2^26,
@@ -48,16 +48,8 @@ pub struct RaceInputs<T> {
 /// A `recover` or `rejection` scenario's inputs in vLLM's flattened layout.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SpecInputs<T> {
-    /// V.
-    pub vocab_size: usize,
-    /// Inclusive prefix sums of draft tokens per request.
-    pub cu_num_draft_tokens: Vec<i32>,
-    /// Draft token ids, -1 a placeholder.
-    pub draft_token_ids: Vec<i32>,
-    /// `[T, V]` target probabilities.
-    pub target_probs: Vec<f32>,
-    /// `[T, V]` draft probabilities (absent for n-gram drafts).
-    pub draft_probs: Option<Vec<f32>>,
+    /// The batch: V, prefix sums, draft ids, target and draft probabilities.
+    pub step: SpecTensors,
     /// `[B, V]` recovery noise (stream `race`, row = request, when seeded).
     pub inv_q: Vec<T>,
     /// `rejection` only: the greedy flags, if given.
@@ -77,13 +69,7 @@ pub struct SpecInputs<T> {
 impl<T> SpecInputs<T> {
     /// The batch view the kernels take.
     pub fn batch(&self) -> SpecBatch<'_> {
-        SpecBatch {
-            vocab_size: self.vocab_size,
-            cu_num_draft_tokens: &self.cu_num_draft_tokens,
-            draft_token_ids: &self.draft_token_ids,
-            target_probs: &self.target_probs,
-            draft_probs: self.draft_probs.as_deref(),
-        }
+        self.step.batch()
     }
 }
 
@@ -155,15 +141,17 @@ pub(super) fn spec<T: NoiseFloat>(
         })?;
     validate::vocab(v)?;
     let mut out = SpecInputs {
-        vocab_size: v,
-        cu_num_draft_tokens: b.cu_num_draft_tokens.clone(),
-        draft_token_ids: b.draft_token_ids.clone(),
-        target_probs: b.target_probs.flatten("target_probs", v)?,
-        draft_probs: b
-            .draft_probs
-            .as_ref()
-            .map(|d| d.flatten("draft_probs", v))
-            .transpose()?,
+        step: SpecTensors {
+            vocab_size: v,
+            cu_num_draft_tokens: b.cu_num_draft_tokens.clone(),
+            draft_token_ids: b.draft_token_ids.clone(),
+            target_probs: b.target_probs.flatten("target_probs", v)?,
+            draft_probs: b
+                .draft_probs
+                .as_ref()
+                .map(|d| d.flatten("draft_probs", v))
+                .transpose()?,
+        },
         inv_q: Vec::new(),
         greedy: None,
         uniform: None,
