@@ -20,40 +20,35 @@ fn ideal(n: f64, gap: f64) -> f64 {
     n * w / (1.0 + n * w)
 }
 
-fn json_of(path: &std::path::Path) -> Value {
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
-}
-
-#[test]
-fn many_tail_counts_tail_wins_against_the_exact_mass() {
-    let dir = scratch("experiment-many-tail");
+/// Runs `exporace experiment <study> <args> --json .. --chart ..` in a scratch
+/// directory: its terminal text, JSON report and SVG chart.
+fn study(study: &str, args: &str) -> (String, Value, String) {
+    let dir = scratch(&format!("experiment-{study}-{}", args.len()));
     let (json, svg) = (dir.join("r.json"), dir.join("c.svg"));
-    let (ok, out, err) = exporace(&[
-        "experiment",
-        "many-tail",
-        "--gap",
-        "10",
-        "--tails",
-        "4096",
-        "--trials",
-        "20000",
-        "--seed",
-        "5",
-        "--model",
-        "u64-f64-classic",
-        "--model",
-        "torch-cuda-f32",
+    let mut argv = vec!["experiment", study];
+    argv.extend(args.split_whitespace());
+    argv.extend([
         "--json",
         json.to_str().unwrap(),
         "--chart",
         svg.to_str().unwrap(),
     ]);
+    let (ok, out, err) = exporace(&argv);
     assert!(ok, "{err}");
+    let report = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    (out, report, std::fs::read_to_string(&svg).unwrap())
+}
+
+#[test]
+fn many_tail_counts_tail_wins_against_the_exact_mass() {
+    let (out, r, chart) = study(
+        "many-tail",
+        "--gap 10 --tails 4096 --trials 20000 --seed 5 --model u64-f64-classic --model torch-cuda-f32",
+    );
     assert!(
         out.contains("u64-f64-classic") && out.contains("seed 5"),
         "{out}"
     );
-    let r = json_of(&json);
     let want = ideal(4096.0, 10.0);
     for m in r["models"].as_array().unwrap() {
         let exact = &m["exact"];
@@ -77,28 +72,12 @@ fn many_tail_counts_tail_wins_against_the_exact_mass() {
             );
         }
     }
-    let chart = std::fs::read_to_string(&svg).unwrap();
     assert!(chart.starts_with("<svg") && chart.contains("torch-cuda-f32"));
 }
 
 #[test]
 fn many_tail_at_20_5_nats_never_lets_an_fp32_tail_win() {
-    let dir = scratch("experiment-many-tail-20");
-    let json = dir.join("r.json");
-    let (ok, _, err) = exporace(&[
-        "experiment",
-        "many-tail",
-        "--trials",
-        "64",
-        "--seed",
-        "1",
-        "--model",
-        "torch-cuda-f32",
-        "--json",
-        json.to_str().unwrap(),
-    ]);
-    assert!(ok, "{err}");
-    let r = json_of(&json);
+    let (_, r, _) = study("many-tail", "--trials 64 --seed 1 --model torch-cuda-f32");
     assert_eq!(r["tails"], 262144);
     let m = &r["models"][0];
     assert_eq!(m["exact"]["upper"].as_f64(), Some(0.0), "{m}");
@@ -108,32 +87,14 @@ fn many_tail_at_20_5_nats_never_lets_an_fp32_tail_win() {
 
 #[test]
 fn gap_sweep_tabulates_the_fp32_cliff_and_draws_it() {
-    let dir = scratch("experiment-gap-sweep");
-    let (json, svg) = (dir.join("r.json"), dir.join("c.svg"));
-    let (ok, out, err) = exporace(&[
-        "experiment",
+    let (out, r, chart) = study(
         "gap-sweep",
-        "--from",
-        "16",
-        "--to",
-        "21",
-        "--step",
-        "1",
-        "--model",
-        "ideal",
-        "--model",
-        "torch-cuda-f32",
-        "--json",
-        json.to_str().unwrap(),
-        "--chart",
-        svg.to_str().unwrap(),
-    ]);
-    assert!(ok, "{err}");
+        "--from 16 --to 21 --step 1 --model ideal --model torch-cuda-f32",
+    );
     assert!(
         out.contains("| 21.0 |") && out.contains("`torch-cuda-f32`"),
         "{out}"
     );
-    let r = json_of(&json);
     let rows = r["rows"].as_array().unwrap();
     assert_eq!(rows.len(), 6);
     for row in rows {
@@ -150,32 +111,16 @@ fn gap_sweep_tabulates_the_fp32_cliff_and_draws_it() {
             assert!(t > 0.0, "{row}");
         }
     }
-    let chart = std::fs::read_to_string(&svg).unwrap();
     assert!(chart.contains("N e^-g / (1 + N e^-g)") && chart.contains("torch-cuda-f32"));
 }
 
 #[test]
 fn shared_noise_shows_the_bias_and_salted_noise_does_not() {
-    let dir = scratch("experiment-shared-noise");
-    let (json, svg) = (dir.join("r.json"), dir.join("c.svg"));
-    let (ok, out, err) = exporace(&[
-        "experiment",
-        "shared-noise",
-        "--chart",
-        svg.to_str().unwrap(),
-        "--trials",
-        "100000",
-        "--seed",
-        "3",
-        "--json",
-        json.to_str().unwrap(),
-    ]);
-    assert!(ok, "{err}");
+    let (out, r, chart) = study("shared-noise", "--trials 100000 --seed 3");
     assert!(
         out.contains("salted: chi-square") && out.contains("shared: chi-square"),
         "{out}"
     );
-    let r = json_of(&json);
     let (salted, shared) = (&r["couplings"][0], &r["couplings"][1]);
     assert_eq!(salted["coupling"], "salted");
     for c in [salted, shared] {
@@ -192,7 +137,6 @@ fn shared_noise_shows_the_bias_and_salted_noise_does_not() {
     // The shared coupling moves mass between tokens 0 and 1 by about 0.04.
     assert!(shared["p_value"].as_f64().unwrap() < 1e-20, "{shared}");
     assert!(shared["tv_to_target"].as_f64().unwrap() > 0.02, "{shared}");
-    let chart = std::fs::read_to_string(&svg).unwrap();
     assert!(chart.contains("shared draft noise") && chart.contains("target x steps"));
 }
 

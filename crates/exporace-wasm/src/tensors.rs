@@ -80,8 +80,9 @@ fn tensor_arg(v: &JsValue, what: &str) -> JsResult<(Option<String>, Tensor)> {
             args::describe(&raw)
         )));
     };
-    let len = data.len();
-    let dtype = Tensor::vector(data.clone()).dtype().name();
+    let mut tensor = Tensor::vector(data);
+    let len = tensor.data.len();
+    let dtype = tensor.dtype().name();
     match args::field(v, what, "dtype")?.as_string() {
         Some(d) if d != dtype => {
             return Err(JsError::new(&format!(
@@ -122,7 +123,8 @@ fn tensor_arg(v: &JsValue, what: &str) -> JsResult<(Option<String>, Tensor)> {
         )));
     }
     let name = args::field(v, what, "name")?.as_string();
-    Ok((name, Tensor { shape, data }))
+    tensor.shape = shape;
+    Ok((name, tensor))
 }
 
 /// Reads a `.npy` file of any dtype exporace-io reads (f16, bf16, f32, f64,
