@@ -12,6 +12,9 @@ cargo fmt --all -- --check
 step "clippy"
 cargo clippy --workspace --all-targets -- -D warnings
 
+step "clippy on wasm32 (the SIMD128 code paths)"
+cargo clippy -p exporace --target wasm32-unknown-unknown --no-default-features --features alloc -- -D warnings
+
 step "native tests and doc tests"
 cargo test --workspace
 

@@ -59,6 +59,8 @@ pub mod models;
 pub mod mt19937;
 pub mod noise;
 pub mod philox;
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod philox_simd128;
 mod policy;
 mod race;
 #[cfg(feature = "alloc")]

@@ -62,8 +62,10 @@ pub fn exp1<T: NoiseFloat>(seed: u64, stream: Stream, row: u64, token: u32) -> T
 pub(crate) const LANES: usize = 16;
 
 /// The 53-bit uniforms of tokens `first..first + N` of a row, Philox on
-/// lanes: the same bits as [`uniform53`] per token, in a loop shape LLVM
-/// vectorises (SSE2 or AVX-512 natively, SIMD128 in wasm).
+/// lanes: the same bits as [`uniform53`] per token. Natively the loop has a
+/// shape LLVM vectorises (SSE2, AVX2 or AVX-512); with wasm's SIMD128, which
+/// LLVM leaves scalar here, four counters at a time go through
+/// `philox_simd128`.
 #[inline(always)]
 pub(crate) fn uniforms<const N: usize>(
     seed: u64,
@@ -73,6 +75,22 @@ pub(crate) fn uniforms<const N: usize>(
 ) -> [f64; N] {
     let k = key(seed);
     let mut u = [0.0; N];
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    if N == 16 {
+        let words = crate::philox_simd128::first_words::<4>(
+            first as u32,
+            row as u32,
+            stream as u32,
+            (row >> 32) as u32,
+            k,
+        );
+        for (quad, [w0, w1]) in u.as_chunks_mut::<4>().0.iter_mut().zip(words) {
+            for (slot, (a, b)) in quad.iter_mut().zip(w0.into_iter().zip(w1)) {
+                *slot = unit53(a, b);
+            }
+        }
+        return u;
+    }
     for (l, slot) in u.iter_mut().enumerate() {
         let counter = [
             (first + l) as u32,
@@ -81,12 +99,18 @@ pub(crate) fn uniforms<const N: usize>(
             (row >> 32) as u32,
         ];
         let [w0, w1, _, _] = philox4x32_10(counter, k);
-        let bits = ((w0 as u64) << 32 | w1 as u64) >> 11;
-        // Below 2^53, so the signed conversion (a vector instruction on more
-        // targets than the unsigned one) is exact.
-        *slot = bits as i64 as f64 * (1.0 / (1u64 << 53) as f64);
+        *slot = unit53(w0, w1);
     }
     u
+}
+
+/// The 53-bit uniform of a block's first two words, as [`uniform53`].
+#[inline(always)]
+fn unit53(w0: u32, w1: u32) -> f64 {
+    let bits = ((w0 as u64) << 32 | w1 as u64) >> 11;
+    // Below 2^53, so the signed conversion (a vector instruction on more
+    // targets than the unsigned one) is exact.
+    bits as i64 as f64 * (1.0 / (1u64 << 53) as f64)
 }
 
 /// Fills `out` with `make(E)` for tokens `0..out.len()`: Philox on lanes of

@@ -10,10 +10,10 @@ use core::convert::Infallible;
 
 use rand_core::{SeedableRng, TryRng};
 
-const MUL_A: u32 = 0xD251_1F53;
-const MUL_B: u32 = 0xCD9E_8D57;
-const WEYL_0: u32 = 0x9E37_79B9;
-const WEYL_1: u32 = 0xBB67_AE85;
+pub(crate) const MUL_A: u32 = 0xD251_1F53;
+pub(crate) const MUL_B: u32 = 0xCD9E_8D57;
+pub(crate) const WEYL_0: u32 = 0x9E37_79B9;
+pub(crate) const WEYL_1: u32 = 0xBB67_AE85;
 
 /// Triton's fp32 scale for `tl.rand`: the literal `4.6566127342e-10` rounded
 /// to fp32, which is `2^-31 * (1 - 2^-24)` (bits `0x2fffffff`), chosen so that

@@ -1,0 +1,111 @@
+//! The core's lane paths against its one-token-at-a-time reference, on the
+//! target under test: in the browser the noise fills and the fused seeded race
+//! run Philox through SIMD128 (`philox_simd128`), while `noise::exp1` and the
+//! unfused race run the scalar rounds. Natively the same checks cover the
+//! vectorised loops.
+
+#[cfg(target_arch = "wasm32")]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+
+use exporace::noise::{self, Stream};
+use exporace::{Form, NanPolicy, NoiseFloat, race_div, race_mul, race_seeded};
+
+/// xorshift64, for addresses and weights that share no code with the core.
+struct Xs(u64);
+
+impl Xs {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+}
+
+const STREAMS: [Stream; 4] = [Stream::Race, Stream::Accept, Stream::Bonus, Stream::Draft];
+
+/// `fill_q` and `fill_inv_q` equal `exp1` token by token, over lengths that
+/// end inside and on a 16-token step, rows past 2^32 and every stream.
+fn fills_equal_exp1<T: NoiseFloat>() {
+    let mut x = Xs(0x2545_F491_4F6C_DD1D ^ T::BITS as u64);
+    for case in 0..24usize {
+        let seed = x.next();
+        let row = x.next() >> (case % 64);
+        let stream = STREAMS[case % 4];
+        let n = [1, 15, 16, 17, 63, 64, 1000, 4099][case % 8] + (x.next() % 3) as usize;
+        let mut q = vec![T::ZERO; n];
+        let mut inv_q = vec![T::ZERO; n];
+        noise::fill_q(seed, stream, row, &mut q);
+        noise::fill_inv_q(seed, stream, row, &mut inv_q);
+        for i in 0..n {
+            let e: T = noise::exp1(seed, stream, row, i as u32);
+            assert_eq!(q[i].to_bits(), e.to_bits(), "q: case {case} token {i}");
+            assert_eq!(
+                inv_q[i].to_bits(),
+                (T::ONE / e).to_bits(),
+                "inv_q: case {case} token {i}"
+            );
+        }
+    }
+}
+
+#[test]
+fn fills_equal_exp1_f32() {
+    fills_equal_exp1::<f32>()
+}
+
+#[test]
+fn fills_equal_exp1_f64() {
+    fills_equal_exp1::<f64>()
+}
+
+/// The fused seeded race equals drawing the noise with the fills and racing
+/// it, winner and runner-up bits, for both forms. Weights include zeros and
+/// ties, so the bound check and the exact rescans both run.
+fn fused_equals_unfused<T: NoiseFloat>() {
+    let mut x = Xs(0x9E37_79B9_7F4A_7C15 ^ T::BITS as u64);
+    for case in 0..40usize {
+        let n = 1 + (x.next() % 5000) as usize;
+        let seed = x.next();
+        let row = x.next() >> (x.next() % 64);
+        let stream = STREAMS[case % 4];
+        let w: Vec<f32> = (0..n)
+            .map(|_| match x.next() % 6 {
+                0 => 0.0,
+                1 => 0.25,
+                _ => (x.next() >> 40) as f32 / (1u64 << 24) as f32,
+            })
+            .collect();
+        let mut q = vec![T::ZERO; n];
+        let mut inv_q = vec![T::ZERO; n];
+        noise::fill_q(seed, stream, row, &mut q);
+        noise::fill_inv_q(seed, stream, row, &mut inv_q);
+        let policy = NanPolicy::Reject;
+        let bits = |r: exporace::RaceResult<T>| {
+            (
+                r.winner.token,
+                r.winner.score.to_bits(),
+                r.runner_up.map(|c| (c.token, c.score.to_bits())),
+            )
+        };
+        let fused = race_seeded::<T>(Form::Mul, &w, seed, stream, row, policy).expect("fused");
+        let plain = race_mul(&w, &inv_q, policy).expect("unfused");
+        assert_eq!(bits(fused), bits(plain), "mul: case {case} n {n}");
+        let fused = race_seeded::<T>(Form::Div, &w, seed, stream, row, policy).expect("fused");
+        let plain = race_div(&w, &q, policy).expect("unfused");
+        assert_eq!(bits(fused), bits(plain), "div: case {case} n {n}");
+    }
+}
+
+#[test]
+fn fused_equals_unfused_f32() {
+    fused_equals_unfused::<f32>()
+}
+
+#[test]
+fn fused_equals_unfused_f64() {
+    fused_equals_unfused::<f64>()
+}

@@ -1,0 +1,75 @@
+//! Philox4x32-10 on four counters at once with WebAssembly's 128-bit SIMD.
+//!
+//! LLVM does not vectorise the scalar rounds of [`philox4x32_10`] for
+//! SIMD128 (they need a 32x32 -> 64 bit multiply per word), so the wasm
+//! build spells them out: `i64x2.extmul_{low,high}_i32x4_u` give the full
+//! products of two lanes each, a shuffle gathers their high halves, and
+//! `i32x4.mul` gives the low halves. Every word equals the scalar
+//! function's for the same counter and key.
+//!
+//! [`philox4x32_10`]: crate::philox::philox4x32_10
+
+use core::arch::wasm32::{
+    i32x4_shuffle, u32x4, u32x4_extract_lane, u32x4_mul, u32x4_splat, u64x2_extmul_high_u32x4,
+    u64x2_extmul_low_u32x4, v128, v128_xor,
+};
+
+use crate::philox::{MUL_A, MUL_B, WEYL_0, WEYL_1};
+
+/// High and low 32-bit halves of `a * m` per lane.
+#[inline(always)]
+fn mulhilo(a: v128, m: v128) -> (v128, v128) {
+    let low_pair = u64x2_extmul_low_u32x4(a, m);
+    let high_pair = u64x2_extmul_high_u32x4(a, m);
+    // Little-endian: each 64-bit product's high half is its odd 32-bit lane.
+    let hi = i32x4_shuffle::<1, 3, 5, 7>(low_pair, high_pair);
+    (hi, u32x4_mul(a, m))
+}
+
+/// The first two words of Philox4x32-10 for `4 * Q` counters
+/// `(first + l, c1, c2, c3)` (`first + l` wrapping): lane `l` of the results
+/// is `philox4x32_10([first + l, c1, c2, c3], key)[0]` and `[1]`. The `Q`
+/// groups of four go through each round together, so their multiplies
+/// overlap.
+#[inline(always)]
+pub(crate) fn first_words<const Q: usize>(
+    first: u32,
+    c1: u32,
+    c2: u32,
+    c3: u32,
+    key: [u32; 2],
+) -> [[[u32; 4]; 2]; Q] {
+    let (ma, mb) = (u32x4_splat(MUL_A), u32x4_splat(MUL_B));
+    let mut x0: [v128; Q] = core::array::from_fn(|g| {
+        let t = first.wrapping_add(4 * g as u32);
+        u32x4(t, t.wrapping_add(1), t.wrapping_add(2), t.wrapping_add(3))
+    });
+    let mut x1 = [u32x4_splat(c1); Q];
+    let mut x2 = [u32x4_splat(c2); Q];
+    let mut x3 = [u32x4_splat(c3); Q];
+    let (mut k0, mut k1) = (key[0], key[1]);
+    for round in 0..10 {
+        let (s0, s1) = (u32x4_splat(k0), u32x4_splat(k1));
+        for g in 0..Q {
+            let (hi_a, lo_a) = mulhilo(x0[g], ma);
+            let (hi_b, lo_b) = mulhilo(x2[g], mb);
+            x0[g] = v128_xor(v128_xor(hi_b, x1[g]), s0);
+            x2[g] = v128_xor(v128_xor(hi_a, x3[g]), s1);
+            x1[g] = lo_b;
+            x3[g] = lo_a;
+        }
+        if round < 9 {
+            k0 = k0.wrapping_add(WEYL_0);
+            k1 = k1.wrapping_add(WEYL_1);
+        }
+    }
+    let lanes = |v: v128| {
+        [
+            u32x4_extract_lane::<0>(v),
+            u32x4_extract_lane::<1>(v),
+            u32x4_extract_lane::<2>(v),
+            u32x4_extract_lane::<3>(v),
+        ]
+    };
+    core::array::from_fn(|g| [lanes(x0[g]), lanes(x1[g])])
+}
