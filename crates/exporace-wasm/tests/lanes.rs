@@ -109,3 +109,47 @@ fn fused_equals_unfused_f32() {
 fn fused_equals_unfused_f64() {
     fused_equals_unfused::<f64>()
 }
+
+/// The lane filter's value checks and winners on the target under test (in
+/// wasm, the f64 lanes use SIMD128's signed 64-bit compares): a negative
+/// noise value anywhere is reported, `-0.0` is accepted, and the winner is a
+/// naive argmax of `w * inv_q` with ties to the lowest index.
+fn filter_checks_and_winners<T: NoiseFloat>() {
+    let mut x = Xs(0x0DDB_A11C_AFE5_EED5 ^ T::BITS as u64);
+    for case in 0..60usize {
+        let n = 1 + (x.next() % 3000) as usize;
+        let w: Vec<f32> = (0..n).map(|_| (x.next() % 8) as f32 * 0.125).collect();
+        let mut inv_q: Vec<T> = (0..n)
+            .map(|_| T::from_f64((1 + x.next() % 16) as f64 * 0.5))
+            .collect();
+        let at = (x.next() % n as u64) as usize;
+        if case % 3 == 1 {
+            inv_q[at] = T::from_f64(-0.0);
+        }
+        let got = race_mul(&w, &inv_q, NanPolicy::Reject);
+        if case % 3 == 2 {
+            inv_q[at] = T::from_f64(-1.0 / (1 + x.next() % 1000) as f64);
+            let err = race_mul(&w, &inv_q, NanPolicy::Reject).expect_err("negative noise");
+            assert!(
+                format!("{err}").contains(&format!("index {at}")),
+                "case {case}: {err}"
+            );
+            continue;
+        }
+        let scores: Vec<f64> = (0..n)
+            .map(|i| (T::from_f64(w[i] as f64) * inv_q[i]).to_f64())
+            .collect();
+        let best = (0..n).fold(0, |b, i| if scores[i] > scores[b] { i } else { b });
+        assert_eq!(got.expect("valid row").winner.token, best, "case {case}");
+    }
+}
+
+#[test]
+fn filter_checks_and_winners_f32() {
+    filter_checks_and_winners::<f32>()
+}
+
+#[test]
+fn filter_checks_and_winners_f64() {
+    filter_checks_and_winners::<f64>()
+}

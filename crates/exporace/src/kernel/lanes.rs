@@ -42,10 +42,10 @@ pub(super) fn look<T: NoiseFloat>(
     // Lanes as wide as the noise type: 16 f32 noise values and their bits
     // fill one AVX-512 register.
     match (form, T::BITS == 32) {
-        (Form::Mul, true) => by_weights::<T, u32, true>(weights, noise, bar),
-        (Form::Mul, false) => by_weights::<T, u64, true>(weights, noise, bar),
-        (Form::Div, true) => by_weights::<T, u32, false>(weights, noise, bar),
-        (Form::Div, false) => by_weights::<T, u64, false>(weights, noise, bar),
+        (Form::Mul, true) => by_weights::<T, i32, true>(weights, noise, bar),
+        (Form::Mul, false) => by_weights::<T, i64, true>(weights, noise, bar),
+        (Form::Div, true) => by_weights::<T, i32, false>(weights, noise, bar),
+        (Form::Div, false) => by_weights::<T, i64, false>(weights, noise, bar),
     }
 }
 
@@ -81,10 +81,10 @@ pub(super) fn loud_steps<T: NoiseFloat>(
     bar: T,
 ) -> u32 {
     match (form, T::BITS == 32) {
-        (Form::Mul, true) => steps_by::<T, u32, true>(weights, noise, bar),
-        (Form::Mul, false) => steps_by::<T, u64, true>(weights, noise, bar),
-        (Form::Div, true) => steps_by::<T, u32, false>(weights, noise, bar),
-        (Form::Div, false) => steps_by::<T, u64, false>(weights, noise, bar),
+        (Form::Mul, true) => steps_by::<T, i32, true>(weights, noise, bar),
+        (Form::Mul, false) => steps_by::<T, i64, true>(weights, noise, bar),
+        (Form::Div, true) => steps_by::<T, i32, false>(weights, noise, bar),
+        (Form::Div, false) => steps_by::<T, i64, false>(weights, noise, bar),
     }
 }
 
@@ -159,34 +159,40 @@ fn residual(p: f32, d: f32) -> f32 {
     if r > 0.0 { r } else { 0.0 }
 }
 
-/// Unsigned lanes as wide as the noise type.
-trait Bits: Copy + Ord + core::ops::BitAnd<Output = Self> {
+/// Signed lanes as wide as the noise type. Signed, because SIMD128 has
+/// signed 64-bit compares but no unsigned ones: with unsigned 64-bit maxima
+/// LLVM leaves the f64 lanes scalar in wasm. Every value compared is made
+/// non-negative first, or compared against 0 (see [`pass`]).
+trait Bits: Copy + Ord + core::ops::BitAnd<Output = Self> + core::ops::BitXor<Output = Self> {
     const ZERO: Self;
-    /// The low bits of `bits` (all of them for `u64`).
+    /// The low bits of `bits` (all of them for `i64`), as a signed integer.
     fn of(bits: u64) -> Self;
 }
 
-impl Bits for u32 {
+impl Bits for i32 {
     const ZERO: Self = 0;
     #[inline(always)]
     fn of(bits: u64) -> Self {
-        bits as u32
+        bits as u32 as i32
     }
 }
 
-impl Bits for u64 {
+impl Bits for i64 {
     const ZERO: Self = 0;
     #[inline(always)]
     fn of(bits: u64) -> Self {
-        bits
+        bits as i64
     }
 }
 
-/// The lane loop. Each lane keeps three unsigned maxima of raw bits: of the
-/// weights' inputs, of the noise, and of the scores with the sign cleared.
-/// Every value check is then one compare per block: a weight input is valid
-/// exactly when its bits are below [`WEIGHT_LIMIT`], and noise is at least
-/// `-0.0` or a positive NaN when its bits are at most the sign bit. For
+/// The lane loop. Each lane keeps three maxima of raw bits: of the weights'
+/// inputs (unsigned), of the noise with its sign bit flipped and of the
+/// scores with the sign cleared (both signed). Every value check is then one
+/// compare per block: a weight input is valid exactly when its bits are
+/// below [`WEIGHT_LIMIT`], and noise is at least `-0.0` or a positive NaN
+/// when its bits are at most the sign bit, that is when the flipped bits are
+/// at most 0 as a signed integer (`-0.0` flips to 0, other values with the
+/// sign bit set to positive integers, the rest to negative ones). For
 /// scores, non-negative floats order as their bits, and NaN bits exceed
 /// those of `+inf`, so "no score above `bar` and no NaN" is "the largest
 /// bits are at most `bar`'s" whenever `bar >= 0`. Clearing the sign makes a
@@ -204,12 +210,13 @@ fn pass<T: NoiseFloat, B: Bits, const MUL: bool>(
 ) -> Look {
     let sign = 1u64 << (T::BITS - 1);
     let magnitude = B::of(sign - 1);
+    let flip = B::of(sign);
     let mut inputs = [0u32; LANES];
     let mut values = [B::ZERO; LANES];
     let mut scores = [B::ZERO; LANES];
     let mut step = |l: usize, p: f32, d: f32, n: T| {
         inputs[l] = inputs[l].max(p.to_bits()).max(d.to_bits());
-        values[l] = values[l].max(B::of(n.to_bits()));
+        values[l] = values[l].max(B::of(n.to_bits()) ^ flip);
         let w = T::from_f32(weight(p, d));
         let s = if MUL { w * n } else { w / n };
         scores[l] = scores[l].max(B::of(s.to_bits()) & magnitude);
@@ -230,7 +237,7 @@ fn pass<T: NoiseFloat, B: Bits, const MUL: bool>(
     let limit = B::of(bar.to_bits()) & magnitude;
     let quiet = scores.iter().fold(true, |q, &x| q & (x <= limit));
     let valid = inputs.iter().fold(true, |c, &x| c & (x < WEIGHT_LIMIT));
-    let signed = values.iter().fold(true, |c, &x| c & (x <= B::of(sign)));
+    let signed = values.iter().fold(true, |c, &x| c & (x <= B::ZERO));
     Look {
         quiet: quiet & (bar >= T::ZERO),
         clean: valid & signed,
