@@ -14,7 +14,7 @@
 //! the exact transform and [`Standings::push`](crate::race::Standings), so the
 //! result is the unfused path's, bit for bit.
 
-use super::{CHUNK, LANES, Scan, split};
+use super::{LANES, SEEDED_CHUNK, Scan, split};
 use crate::error::Result;
 use crate::float::NoiseFloat;
 use crate::noise::{self, Stream};
@@ -61,7 +61,7 @@ pub fn race_seeded<T: NoiseFloat>(
 ) -> Result<RaceResult<T>> {
     validate::vocab(weights.len())?;
     validate::size("vocabulary size", weights.len())?;
-    let scan = split(weights.len(), CHUNK, policy, |r| {
+    let scan = split(weights.len(), SEEDED_CHUNK, policy, |r| {
         scan_seeded::<T>(
             form,
             &weights[r.clone()],
@@ -147,7 +147,7 @@ mod tests {
         let mut mix = Mix(0xF05E_D006);
         for case in 0..300 {
             let n = 1 + mix.below(if case % 10 == 0 {
-                3 * CHUNK as u64
+                3 * SEEDED_CHUNK as u64
             } else {
                 2000
             }) as usize;
