@@ -67,15 +67,27 @@ export function targetProbs(n, vocab) {
 
 /**
  * Builds a case's inputs once. Returns `{ name, kind, precision, requests,
- * vocab, elements, run, copied }`: `run()` calls the kernel once and returns
- * the first winner's token (0 for noise), `copied` lists the typed arrays the
- * call copies between JavaScript and wasm memory (for `copyProbe`).
+ * vocab, elements, run, copied, dispose }`: `run()` calls the kernel once and
+ * returns the first winner's token (0 for noise), `copied` lists the typed
+ * arrays the call copies between JavaScript and wasm memory (for
+ * `copyProbe`), `dispose()` frees what `prepare` allocated in wasm memory.
+ * With `{ resident: true }` the inputs (and the noise case's output) are
+ * `WasmArray`s, read and written in place: nothing is copied per call.
  */
-export function prepare(ex, name) {
+export function prepare(ex, name, { resident = false } = {}) {
   const spec = parseCase(name);
   const { kind, precision, requests, vocab } = spec;
   const Noise = precision === "f64" ? Float64Array : Float32Array;
-  const base = { name, ...spec };
+  const held = [];
+  // The array a call is given: the typed array, or a WasmArray copy of it.
+  const arg = (a) => {
+    if (!resident) return a;
+    const w = ex.WasmArray.from(a);
+    held.push(w);
+    return w;
+  };
+  const base = { name, ...spec, resident, dispose: () => held.splice(0).forEach((w) => w.free()) };
+  const copied = (...arrays) => (resident ? [] : arrays);
   if (kind === "recover") {
     const t = requests * DRAFTS;
     const batch = {
@@ -86,37 +98,47 @@ export function prepare(ex, name) {
     };
     const invQ = new Noise(requests * vocab);
     for (let r = 0; r < requests; r++) ex.fillInvQ(7n, "race", BigInt(r), invQ.subarray(r * vocab, (r + 1) * vocab));
+    const args = {
+      vocabSize: vocab,
+      cuNumDraftTokens: arg(batch.cuNumDraftTokens),
+      draftTokenIds: arg(batch.draftTokenIds),
+      targetProbs: arg(batch.targetProbs),
+    };
+    const noise = arg(invQ);
     return {
       ...base,
       elements: t * vocab,
-      run: () => ex.recoverTokens(batch, invQ)[0].winner.token,
-      copied: [batch.targetProbs, invQ],
+      run: () => ex.recoverTokens(args, noise)[0].winner.token,
+      copied: copied(batch.targetProbs, invQ),
     };
   }
   if (kind === "race") {
     const w = targetProbs(vocab, vocab);
     const q = new Noise(vocab);
     ex.fillQ(9n, "race", 0n, q);
-    return { ...base, elements: vocab, run: () => ex.raceDiv(w, q).winner.token, copied: [w, q] };
+    const [wa, qa] = [arg(w), arg(q)];
+    return { ...base, elements: vocab, run: () => ex.raceDiv(wa, qa).winner.token, copied: copied(w, q) };
   }
   if (kind === "seeded") {
     const w = targetProbs(vocab, vocab);
+    const wa = arg(w);
     return {
       ...base,
       elements: vocab,
-      run: () => ex.raceSeeded(w, 5n, "race", 0n, { precision }).winner.token,
-      copied: [w],
+      run: () => ex.raceSeeded(wa, 5n, "race", 0n, { precision }).winner.token,
+      copied: copied(w),
     };
   }
   const out = new Noise(vocab);
+  const target = arg(out);
   return {
     ...base,
     elements: vocab,
     run: () => {
-      ex.fillInvQ(3n, "race", 0n, out);
+      ex.fillInvQ(3n, "race", 0n, target);
       return 0;
     },
-    copied: [out],
+    copied: copied(out),
   };
 }
 
@@ -161,13 +183,20 @@ export function copyProbe(prepared, options = {}) {
 /**
  * Prepares and times one case. Returns `{ case, kind, precision, requests,
  * vocab, elements, medianMs, nsPerElement, reps, firstWinner, copyMs,
- * copyBytes }`. `options`: `budgetMs`, `minReps`, `maxReps`, `now` (a clock
- * in ms, `performance.now` by default), `copy` (false skips the copy probe).
+ * copyBytes, resident }`. `options`: `budgetMs`, `minReps`, `maxReps`, `now`
+ * (a clock in ms, `performance.now` by default), `copy` (false skips the copy
+ * probe), `resident` (inputs in `WasmArray`s, see `prepare`).
  */
 export function timeCase(ex, name, options = {}) {
-  const p = prepare(ex, name);
-  const t = timeFn(p.run, options);
-  const copy = options.copy === false ? { copyMs: null, copyBytes: null } : copyProbe(p, options);
+  const p = prepare(ex, name, { resident: options.resident === true });
+  let t;
+  try {
+    t = timeFn(p.run, options);
+  } finally {
+    p.dispose();
+  }
+  const copy =
+    options.copy === false || p.resident ? { copyMs: null, copyBytes: null } : copyProbe(p, options);
   return {
     case: name,
     kind: p.kind,
@@ -179,6 +208,7 @@ export function timeCase(ex, name, options = {}) {
     nsPerElement: (t.medianMs * 1e6) / p.elements,
     reps: t.samplesMs.length,
     firstWinner: t.last,
+    resident: p.resident,
     ...copy,
   };
 }

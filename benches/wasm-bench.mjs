@@ -130,6 +130,8 @@ for (const name of cases) {
   add("native portable", "portable", 1, portable1, portable1.load_average);
   let l = load();
   add("node", "node", 1, timeCase(node, name, options), l);
+  l = load();
+  add("node WasmArray", "node-resident", 1, timeCase(node, name, { ...options, resident: true }), l);
   if (page) {
     l = load();
     add("chromium page", "web", 1, await page.evaluate(([n, o]) => window.__bench.timeCase(n, o), [name, options]), l);
@@ -165,7 +167,8 @@ const report = {
   date: new Date().toISOString(),
   notes:
     "median of timed calls (one warm-up, at least 5, up to 50 within budget_ms) per case and place, all in one run; " +
-    "wasm calls go through the npm package and include copying the inputs into wasm memory (copy_ms: TypedArray.set of the same arrays, for orientation); " +
+    "wasm calls go through the npm package and include copying the inputs into wasm memory (copy_ms: TypedArray.set of the same arrays, for orientation), " +
+    "except the node-resident rows, whose inputs are WasmArrays read in place; " +
     "ratio_to_native = median / native median at the same thread count (native: bench-native with -C target-cpu=native on rayon pools); " +
     "ratio_to_portable = 1-thread median / the portable native build's (x86-64 baseline: SSE2, 4 f32 lanes like SIMD128); " +
     "thread_cpu_ms (native rows): CPU time each thread spent over the timed calls, next to timed_wall_ms; " +

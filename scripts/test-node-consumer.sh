@@ -16,7 +16,7 @@ npm install --no-audit --no-fund --silent "$work/$tarball"
 cp "$root"/tests/js/consumer/* "$root/tests/js/golden.mjs" "$root/tests/js/files.mjs" .
 "$root/node_modules/.bin/tsc" -p tsconfig.json
 echo "typescript: the declarations check under --strict"
-EXPORACE_GOLDEN="$root/tests/golden" node --test esm.test.mjs cjs.test.cjs garbage.test.mjs core-values.test.mjs safetensors.test.mjs tensors.test.mjs
+EXPORACE_GOLDEN="$root/tests/golden" node --test esm.test.mjs cjs.test.cjs garbage.test.mjs core-values.test.mjs safetensors.test.mjs tensors.test.mjs wasm-array.test.mjs
 
 # The package README's example, run as written from the installed tarball.
 awk '/^```js$/{on=1; next} /^```$/{if (on) exit} on' "$root/crates/exporace-wasm/README.md" >readme-example.mjs
@@ -24,3 +24,10 @@ out=$(node readme-example.mjs)
 printf '%s\n' "$out"
 grep -q '^\[ 2, 0 \]$' <<<"$out" || { echo "the README example did not print [ 2, 0 ]" >&2; exit 1; }
 echo "README example: ran and printed the documented recovered tokens"
+
+# The README's WasmArray example, run as written from the installed tarball.
+awk '/^## Arrays in wasm memory/{f=1} f && /^```js$/{on=1; next} on && /^```$/{exit} on' \
+  "$root/crates/exporace-wasm/README.md" >readme-wasm-array.mjs
+out=$(node readme-wasm-array.mjs)
+[ "$out" = "true" ] || { echo "the README WasmArray example printed '$out', not true" >&2; exit 1; }
+echo "README WasmArray example: ran and printed true"

@@ -65,6 +65,7 @@ test("threaded and single-threaded web builds give the golden bits; several work
     assert.equal(r.poolSize, 4);
     assert.equal(r.scenarioBits, result.singleBits, "threaded run() checked the same bits");
     assert.equal(r.largeBits, 256);
+    assert.equal(r.residentBits, 256, "WasmArrays in shared memory give the same bits");
     assert.ok(r.threadIndices.length > 1, `pool threads seen: ${r.threadIndices}`);
   } finally {
     await browser.close();

@@ -48,8 +48,47 @@ export interface RaceResult {
   marginUlps: number | null;
 }
 
-/** Noise `q` or `invQ`; its array type picks the precision of the scores. */
-export type Noise = Float32Array | Float64Array;
+/**
+ * A typed array that lives in wasm memory. A typed array passed to a function
+ * is copied into wasm memory on every call; a `WasmArray` is written once
+ * (through {@link WasmArray.view}) and read in place by `raceMul`, `raceDiv`,
+ * `raceSeeded` and `recoverTokens`, and filled in place by `fillQ`,
+ * `fillInvQ` and `fillUniform`. Every other function that takes a typed array
+ * takes a `WasmArray` of the same element type too, and copies it.
+ *
+ * Release it with `free()` when done; its memory is not garbage-collected.
+ */
+export class WasmArray {
+  /** `length` zeros of `dtype`. Throws if wasm memory cannot hold them. */
+  constructor(dtype: "float32" | "float64" | "int32", length: number);
+  /** A copy of a typed array, with its element type. */
+  static from(array: Float32Array | Float64Array | Int32Array): WasmArray;
+  /** The element type. */
+  readonly dtype: "float32" | "float64" | "int32";
+  /** The number of elements. */
+  readonly length: number;
+  /** The id that names this array to the functions it is passed to. */
+  readonly exporaceArrayId: number;
+  /**
+   * A typed array over this array's memory: what is written into it is what
+   * the next call reads, without a copy. Take a fresh view right before
+   * writing: any call into the module may grow wasm memory, which empties
+   * earlier views (their `length` becomes 0) in the single-threaded builds.
+   */
+  view(): Float32Array | Float64Array | Int32Array;
+  /** Releases the memory; the array cannot be used afterwards. */
+  free(): void;
+}
+
+/** A `Float32Array`, or a {@link WasmArray} of dtype `"float32"`. */
+export type Float32Input = Float32Array | WasmArray;
+/** A `Float64Array`, or a {@link WasmArray} of dtype `"float64"`. */
+export type Float64Input = Float64Array | WasmArray;
+/** An `Int32Array`, or a {@link WasmArray} of dtype `"int32"`. */
+export type Int32Input = Int32Array | WasmArray;
+
+/** Noise `q` or `invQ`; its array type (or dtype) picks the precision of the scores. */
+export type Noise = Float32Array | Float64Array | WasmArray;
 
 /** A seed or an offset: a `bigint` in [0, 2^64), or a non-negative safe integer. */
 export type U64 = bigint | number;
@@ -60,14 +99,14 @@ export type U64 = bigint | number;
  * @param invQ `1 / E` per token, `E ~ Exp(1)`; same length as `weights`, never negative.
  * @throws Error on empty or mismatched inputs, bad values, or a NaN score under `"reject"`.
  */
-export function raceMul(weights: Float32Array, invQ: Noise, opts?: RaceOptions): RaceResult;
+export function raceMul(weights: Float32Input, invQ: Noise, opts?: RaceOptions): RaceResult;
 
 /**
  * `argmax_i weights[i] / q[i]`: vLLM V1 `random_sample` (`probs.div_(q).argmax()`).
  * @param weights Finite, non-negative weights.
  * @param q `E ~ Exp(1)` per token; same length as `weights`, never negative.
  */
-export function raceDiv(weights: Float32Array, q: Noise, opts?: RaceOptions): RaceResult;
+export function raceDiv(weights: Float32Input, q: Noise, opts?: RaceOptions): RaceResult;
 
 /** Options of {@link raceSeeded}. */
 export interface SeededRaceOptions extends RaceOptions {
@@ -87,7 +126,7 @@ export interface SeededRaceOptions extends RaceOptions {
  * @throws Error on empty input, bad values, or a NaN score under `"reject"`.
  */
 export function raceSeeded(
-  weights: Float32Array,
+  weights: Float32Input,
   seed: U64,
   stream: Stream,
   row: U64,
@@ -102,13 +141,13 @@ export interface SpecBatch {
   /** Vocabulary size V (at least 1). */
   vocabSize: number;
   /** Inclusive prefix sums of draft tokens per request, length B; ends at T. */
-  cuNumDraftTokens: Int32Array;
+  cuNumDraftTokens: Int32Input;
   /** Draft token ids, length T; -1 is a placeholder that is always rejected. */
-  draftTokenIds: Int32Array;
+  draftTokenIds: Int32Input;
   /** Target probabilities, `[T, V]`. */
-  targetProbs: Float32Array;
+  targetProbs: Float32Input;
   /** Draft probabilities, `[T, V]`; omit for n-gram / one-hot drafts. */
-  draftProbs?: Float32Array;
+  draftProbs?: Float32Input;
 }
 
 /**
@@ -127,13 +166,13 @@ export interface RejectionInputs {
   /** Recovery noise `[B, V]`; its type sets the precision. */
   invQ: Noise;
   /** One acceptance uniform per draft token, in [0, 1]. */
-  uniform: Float64Array;
+  uniform: Float64Input;
   /** Per request: greedy (temperature 0)? Omit for all random. */
   greedy?: boolean[] | Uint8Array;
   /** Bonus tokens given by the caller, one per request. */
-  bonusTokenIds?: Int32Array;
+  bonusTokenIds?: Int32Input;
   /** Bonus-position probabilities `[B, V]`, to sample bonus tokens by the race. */
-  bonusProbs?: Float32Array;
+  bonusProbs?: Float32Input;
   /** Bonus noise `[B, V]`, same array type as `invQ`. */
   bonusInvQ?: Noise;
 }
@@ -202,7 +241,7 @@ export function fillQ(seed: U64 | null | undefined, stream: Stream, row: U64, ou
  * The acceptance uniforms of a seeded `rejection` scenario are stream
  * `"accept"`, row 0. @returns The seed used.
  */
-export function fillUniform(seed: U64 | null | undefined, stream: Stream, row: U64, out: Float64Array): bigint;
+export function fillUniform(seed: U64 | null | undefined, stream: Stream, row: U64, out: Float64Input): bigint;
 
 /** Triton's `tl.randint(seed, offset)`: the first word of the Philox4x32-10 block, as an unsigned 32-bit number. */
 export function randint(seed: U64, offset: U64): number;

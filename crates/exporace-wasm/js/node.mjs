@@ -28,6 +28,7 @@ export const {
   readNpyTensor,
   writeNpy,
   writeSafetensors,
+  WasmArray,
 } = wasm;
 
 /** Accepted for code shared with the browser build; the module is ready already. */

@@ -10,6 +10,8 @@ use js_sys::{Array, Float32Array, Float64Array, Int32Array, Reflect, Uint8Array}
 use serde::Deserialize;
 use wasm_bindgen::{JsCast, JsError, JsValue};
 
+use crate::arrays::Input;
+
 /// The result type of every exported function.
 pub type JsResult<T> = Result<T, JsError>;
 
@@ -50,8 +52,8 @@ pub fn reserve<T>(n: usize, what: &str) -> JsResult<Vec<T>> {
     Ok(v)
 }
 
-/// Element types read from a typed array.
-pub trait Element: Copy + Default {
+/// Element types read from a typed array (or a `WasmArray`).
+pub trait Element: Copy + Default + crate::arrays::Stored {
     /// The typed array holding this element.
     type Array: JsCast;
     /// The array's JavaScript name, for error messages.
@@ -97,12 +99,16 @@ pub fn copy<E: Element>(a: &E::Array, what: &str) -> JsResult<Vec<E>> {
     Ok(v)
 }
 
-/// `v` as a typed array of `E`, copied into wasm memory.
+/// `v` as a typed array of `E` (or a `WasmArray` of its dtype), copied into
+/// wasm memory.
 pub fn array<E: Element>(v: &JsValue, what: &str) -> JsResult<Vec<E>> {
-    let a = v
-        .dyn_ref::<E::Array>()
-        .ok_or_else(|| wrong_type(what, E::ARRAY, v))?;
-    copy(a, what)
+    if let Some(a) = v.dyn_ref::<E::Array>() {
+        return copy(a, what);
+    }
+    match crate::arrays::copy_of::<E>(v, what)? {
+        Some(values) => Ok(values),
+        None => Err(wrong_type(what, E::ARRAY, v)),
+    }
 }
 
 /// Like [`array`], but `undefined` and `null` give `None`.
@@ -123,14 +129,60 @@ pub enum Noise {
 
 /// Reads noise; its typed array's type picks the precision.
 pub fn noise(v: &JsValue, what: &str) -> JsResult<Noise> {
-    if let Some(a) = v.dyn_ref::<Float32Array>() {
-        Ok(Noise::F32(copy(a, what)?))
-    } else if let Some(a) = v.dyn_ref::<Float64Array>() {
-        Ok(Noise::F64(copy(a, what)?))
-    } else {
-        Err(wrong_type(what, "a Float32Array or a Float64Array", v))
+    match noise_input(v, what)? {
+        NoiseInput::F32(Input::Copied(n)) => Ok(Noise::F32(n)),
+        NoiseInput::F64(Input::Copied(n)) => Ok(Noise::F64(n)),
+        NoiseInput::F32(_) => Ok(Noise::F32(array(v, what)?)),
+        NoiseInput::F64(_) => Ok(Noise::F64(array(v, what)?)),
     }
 }
+
+/// Noise at the precision of its typed array or `WasmArray`, read in place
+/// when it is a `WasmArray`.
+pub enum NoiseInput {
+    /// f32 noise.
+    F32(Input<f32>),
+    /// f64 noise.
+    F64(Input<f64>),
+}
+
+/// Reads noise for an in-place call.
+pub fn noise_input(v: &JsValue, what: &str) -> JsResult<NoiseInput> {
+    if let Some(a) = v.dyn_ref::<Float32Array>() {
+        return Ok(NoiseInput::F32(Input::Copied(copy(a, what)?)));
+    }
+    if let Some(a) = v.dyn_ref::<Float64Array>() {
+        return Ok(NoiseInput::F64(Input::Copied(copy(a, what)?)));
+    }
+    match crate::arrays::id_of(v)? {
+        Some(id) => match crate::arrays::dtype_of(id)? {
+            "float32" => Ok(NoiseInput::F32(Input::InPlace(id))),
+            "float64" => Ok(NoiseInput::F64(Input::InPlace(id))),
+            other => Err(JsError::new(&format!(
+                "{what} must be a Float32Array, a Float64Array or a WasmArray of dtype \"float32\" or \"float64\", got a WasmArray of dtype \"{other}\""
+            ))),
+        },
+        None => Err(wrong_type(what, "a Float32Array or a Float64Array", v)),
+    }
+}
+
+/// Runs `$body` with `$v` bound to the noise slice at its own precision,
+/// borrowed from the registry `$r`.
+macro_rules! with_noise_input {
+    ($noise:expr, $r:expr, $v:ident => $body:expr) => {
+        match &$noise {
+            $crate::args::NoiseInput::F32(n) => {
+                let $v = n.slice($r)?;
+                $body
+            }
+            $crate::args::NoiseInput::F64(n) => {
+                let $v = n.slice($r)?;
+                $body
+            }
+        }
+    };
+}
+pub(crate) use with_noise_input;
 
 /// Runs `$body` with `$v` bound to the noise vector at its own precision.
 macro_rules! with_noise {

@@ -19,6 +19,7 @@
 //! The TypeScript declarations are hand-written in `js/exporace.d.ts`.
 
 mod args;
+mod arrays;
 mod exact;
 mod experiment;
 mod float;
@@ -36,6 +37,7 @@ mod threads;
 mod viz;
 mod weights;
 
+pub use arrays::WasmArray;
 pub use exact::win_probabilities;
 pub use experiment::run_experiment;
 pub use float::inspect_float;

@@ -3,12 +3,13 @@
 use exporace::{Form, Precision};
 use wasm_bindgen::prelude::*;
 
-use crate::args::{self, JsResult, with_noise};
+use crate::args::{self, JsResult, with_noise_input};
+use crate::arrays::{self, Input};
 use crate::output;
 
 fn race(form: Form, weights: JsValue, noise: JsValue, opts: JsValue) -> JsResult<JsValue> {
-    let weights: Vec<f32> = args::array(&weights, "weights")?;
-    let noise = args::noise(
+    let weights = Input::<f32>::read(&weights, "weights")?;
+    let noise = args::noise_input(
         &noise,
         match form {
             Form::Mul => "invQ",
@@ -16,7 +17,10 @@ fn race(form: Form, weights: JsValue, noise: JsValue, opts: JsValue) -> JsResult
         },
     )?;
     let opts = args::options(opts)?;
-    with_noise!(noise, v => output::race(exporace::race(form, &weights, &v, opts.nan_policy)?))
+    arrays::with(|r| {
+        let w = weights.slice(r)?;
+        with_noise_input!(noise, r, v => output::race(exporace::race(form, w, v, opts.nan_policy)?))
+    })
 }
 
 /// `argmax_i weights[i] * invQ[i]`, vLLM's recovered-token form. The noise's
@@ -59,7 +63,7 @@ pub fn race_seeded(
     row: JsValue,
     opts: JsValue,
 ) -> JsResult<JsValue> {
-    let weights: Vec<f32> = args::array(&weights, "weights")?;
+    let weights = Input::<f32>::read(&weights, "weights")?;
     let seed = args::u64_arg(&seed, "seed")?;
     let stream = args::stream_arg(&stream)?;
     let row = args::u64_arg(&row, "row")?;
@@ -71,12 +75,15 @@ pub fn race_seeded(
             .map_err(|e| JsError::new(&format!("options: {}", args::message(e))))?
     };
     let (form, policy) = (opts.form, opts.nan_policy);
-    match opts.precision.unwrap_or(Precision::F32) {
-        Precision::F32 => output::race(exporace::race_seeded::<f32>(
-            form, &weights, seed, stream, row, policy,
-        )?),
-        Precision::F64 => output::race(exporace::race_seeded::<f64>(
-            form, &weights, seed, stream, row, policy,
-        )?),
-    }
+    arrays::with(|r| {
+        let weights = weights.slice(r)?;
+        match opts.precision.unwrap_or(Precision::F32) {
+            Precision::F32 => output::race(exporace::race_seeded::<f32>(
+                form, weights, seed, stream, row, policy,
+            )?),
+            Precision::F64 => output::race(exporace::race_seeded::<f64>(
+                form, weights, seed, stream, row, policy,
+            )?),
+        }
+    })
 }

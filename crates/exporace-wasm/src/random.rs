@@ -7,6 +7,7 @@ use js_sys::{Float32Array, Float64Array, Uint32Array};
 use wasm_bindgen::prelude::*;
 
 use crate::args::{self, Element, JsResult};
+use crate::arrays;
 
 /// Triton's `tl.randint(seed, offset)`: the first Philox4x32-10 word.
 #[wasm_bindgen]
@@ -64,7 +65,8 @@ fn fill_typed<T: NoiseFloat + Element>(
     Ok(())
 }
 
-/// Fills a `Float32Array` or `Float64Array` row with `fill`, at its precision.
+/// Fills a `Float32Array` or `Float64Array` row, or a `WasmArray` of dtype
+/// `float32` or `float64` in place, with `fill`, at its precision.
 macro_rules! fill_noise {
     ($out:expr, $what:literal, $row:expr, $fill:path) => {{
         let r = $row;
@@ -72,6 +74,13 @@ macro_rules! fill_noise {
             fill_typed::<f32>(a, $what, |v| $fill(r.seed, r.stream, r.row, v))?;
         } else if let Some(a) = $out.dyn_ref::<Float64Array>() {
             fill_typed::<f64>(a, $what, |v| $fill(r.seed, r.stream, r.row, v))?;
+        } else if let Some(id) = arrays::id_of(&$out)? {
+            match arrays::dtype_of(id)? {
+                "float64" => {
+                    arrays::write::<f64, _>(id, $what, |v| $fill(r.seed, r.stream, r.row, v))?
+                }
+                _ => arrays::write::<f32, _>(id, $what, |v| $fill(r.seed, r.stream, r.row, v))?,
+            }
         } else {
             return Err(JsError::new(&format!(
                 "{} must be a Float32Array or a Float64Array, got {}",
@@ -103,16 +112,20 @@ pub fn fill_q(seed: JsValue, stream: JsValue, row: JsValue, out: JsValue) -> JsR
 #[wasm_bindgen(js_name = fillUniform)]
 pub fn fill_uniform(seed: JsValue, stream: JsValue, row: JsValue, out: JsValue) -> JsResult<u64> {
     let r = row_args(seed, stream, row)?;
-    let Some(a) = out.dyn_ref::<Float64Array>() else {
+    let uniforms = |v: &mut [f64]| {
+        for (token, slot) in v.iter_mut().enumerate() {
+            *slot = noise::uniform53(r.seed, r.stream, r.row, token as u32);
+        }
+    };
+    if let Some(a) = out.dyn_ref::<Float64Array>() {
+        fill_typed::<f64>(a, "out", uniforms)?;
+    } else if let Some(id) = arrays::id_of(&out)? {
+        arrays::write::<f64, _>(id, "out", uniforms)?;
+    } else {
         return Err(JsError::new(&format!(
             "out must be a Float64Array, got {}",
             args::describe(&out)
         )));
-    };
-    fill_typed::<f64>(a, "out", |v| {
-        for (token, slot) in v.iter_mut().enumerate() {
-            *slot = noise::uniform53(r.seed, r.stream, r.row, token as u32);
-        }
-    })?;
+    }
     Ok(r.seed)
 }

@@ -4,7 +4,8 @@
 use exporace::{Bonus, NoiseFloat, RaceResult, RejectionInputs, SpecBatch, SpecTensors, validate};
 use wasm_bindgen::prelude::*;
 
-use crate::args::{self, JsResult, Noise, with_noise};
+use crate::args::{self, JsResult, Noise, with_noise, with_noise_input};
+use crate::arrays::{self, Input, Registry};
 use crate::output;
 
 /// The fields of a batch object.
@@ -17,18 +18,61 @@ const BATCH_FIELDS: [&str; 5] = [
 ];
 
 /// Reads `{ vocabSize, cuNumDraftTokens, draftTokenIds, targetProbs, draftProbs? }`,
-/// copying the typed arrays.
+/// copying the typed arrays (and `WasmArray`s).
 pub fn read_batch(v: &JsValue, what: &str) -> JsResult<SpecTensors> {
-    args::object(v, what, &BATCH_FIELDS)?;
-    let get = |name: &str| args::field(v, what, name);
-    let path = |name: &str| format!("{what}.{name}");
-    Ok(SpecTensors {
-        vocab_size: args::usize_arg(&get("vocabSize")?, &path("vocabSize"))?,
-        cu_num_draft_tokens: args::array(&get("cuNumDraftTokens")?, &path("cuNumDraftTokens"))?,
-        draft_token_ids: args::array(&get("draftTokenIds")?, &path("draftTokenIds"))?,
-        target_probs: args::array(&get("targetProbs")?, &path("targetProbs"))?,
-        draft_probs: args::optional_array(&get("draftProbs")?, &path("draftProbs"))?,
+    let b = BatchInput::read(v, what)?;
+    arrays::with(|r| {
+        Ok(SpecTensors {
+            vocab_size: b.vocab_size,
+            cu_num_draft_tokens: b.cu_num_draft_tokens.into_vec(r)?,
+            draft_token_ids: b.draft_token_ids.into_vec(r)?,
+            target_probs: b.target_probs.into_vec(r)?,
+            draft_probs: match b.draft_probs {
+                Some(d) => Some(d.into_vec(r)?),
+                None => None,
+            },
+        })
     })
+}
+
+/// A batch whose arrays may be `WasmArray`s, read in place.
+struct BatchInput {
+    vocab_size: usize,
+    cu_num_draft_tokens: Input<i32>,
+    draft_token_ids: Input<i32>,
+    target_probs: Input<f32>,
+    draft_probs: Option<Input<f32>>,
+}
+
+impl BatchInput {
+    /// Reads a batch object as [`read_batch`] does, without copying its
+    /// `WasmArray`s.
+    fn read(v: &JsValue, what: &str) -> JsResult<Self> {
+        args::object(v, what, &BATCH_FIELDS)?;
+        let get = |name: &str| args::field(v, what, name);
+        let path = |name: &str| format!("{what}.{name}");
+        Ok(BatchInput {
+            vocab_size: args::usize_arg(&get("vocabSize")?, &path("vocabSize"))?,
+            cu_num_draft_tokens: Input::read(&get("cuNumDraftTokens")?, &path("cuNumDraftTokens"))?,
+            draft_token_ids: Input::read(&get("draftTokenIds")?, &path("draftTokenIds"))?,
+            target_probs: Input::read(&get("targetProbs")?, &path("targetProbs"))?,
+            draft_probs: Input::optional(&get("draftProbs")?, &path("draftProbs"))?,
+        })
+    }
+
+    /// The batch, its arrays borrowed from `r` where they live there.
+    fn batch<'a>(&'a self, r: &'a Registry) -> JsResult<SpecBatch<'a>> {
+        Ok(SpecBatch {
+            vocab_size: self.vocab_size,
+            cu_num_draft_tokens: self.cu_num_draft_tokens.slice(r)?,
+            draft_token_ids: self.draft_token_ids.slice(r)?,
+            target_probs: self.target_probs.slice(r)?,
+            draft_probs: match &self.draft_probs {
+                Some(d) => Some(d.slice(r)?),
+                None => None,
+            },
+        })
+    }
 }
 
 /// Checks, before the core allocates them, that `n` results of type `R` fit
@@ -53,10 +97,13 @@ fn recover_typed<T: NoiseFloat>(
 /// one noise row per request.
 #[wasm_bindgen(js_name = recoverTokens)]
 pub fn recover_tokens(batch: JsValue, inv_q: JsValue, opts: JsValue) -> JsResult<JsValue> {
-    let batch = read_batch(&batch, "batch")?;
-    let inv_q = args::noise(&inv_q, "invQ")?;
+    let batch = BatchInput::read(&batch, "batch")?;
+    let inv_q = args::noise_input(&inv_q, "invQ")?;
     let opts = args::options(opts)?;
-    with_noise!(inv_q, v => recover_typed(&batch.batch(), &v, opts.nan_policy))
+    arrays::with(|r| {
+        let batch = batch.batch(r)?;
+        with_noise_input!(inv_q, r, v => recover_typed(&batch, v, opts.nan_policy))
+    })
 }
 
 /// Noise vectors of one precision, for inputs that must share it.

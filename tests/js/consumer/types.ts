@@ -3,7 +3,7 @@
 import init, {
   fillInvQ, fillQ, fillUniform, raceDiv, raceMul, raceSeeded, rand, randint, randint4x,
   recoverTokens, rejectionSample, run, inspectFloat, weightsFromLogits, readSafetensors,
-  readNpyTensor, writeNpy, writeSafetensors,
+  readNpyTensor, writeNpy, writeSafetensors, WasmArray,
   type BarChart, type FloatView, type SafetensorsTensor, type Tensor,
   type NanPolicy, type RaceResult, type RejectionResult, type Report, type SpecBatch,
 } from "exporace";
@@ -45,4 +45,15 @@ const npyBytes: Uint8Array = writeNpy({ shape: [1], data: new BigInt64Array([1n]
 const fromNpy: Tensor = readNpyTensor("x", npyBytes);
 const stBytes: Uint8Array = writeSafetensors([{ name: "p", dtype: "f32", data: new Float32Array([0.5]) }]);
 const chart: BarChart = { title: "t", xLabel: "x", yLabel: "y", series: [{ name: "s", color: [1, 2, 3], values: weights }], logFloor: 1e-12 };
+const resident = new WasmArray("float32", 2);
+const residentView = resident.view();
+residentView.set([0.5, 0.5]);
+const residentNoise = WasmArray.from(new Float64Array(2));
+fillInvQ(1n, "race", 0n, residentNoise);
+const inPlace: RaceResult = raceMul(resident, residentNoise);
+const residentBatch: SpecBatch = { ...batch, targetProbs: resident };
+const residentDtype: "float32" | "float64" | "int32" = residentNoise.dtype;
+console.log(inPlace.winner.token, recoverTokens(residentBatch, residentNoise).length, residentDtype, resident.length);
+resident.free();
+residentNoise.free();
 console.log(margin, bits, f.winner.token, races.length, ids.length, report.seed, words.length, x, traced, view.ulpsToOther, chart.series.length, tensorIds, fromNpy.dtype, stBytes.length);

@@ -9,7 +9,7 @@ const text = async (p) => (await fetch(p)).text();
 try {
   await init();
   await ex.initThreadPool(4);
-  const report = { poolSize: ex.threadCount(), scenarioBits: 0, largeBits: 0, threadIndices: [] };
+  const report = { poolSize: ex.threadCount(), scenarioBits: 0, largeBits: 0, residentBits: 0, threadIndices: [] };
   for (const name of SCENARIOS) {
     const answer = ex.run(await text(`/tests/golden/${name}.scenario.json`));
     const golden = JSON.parse(await text(`/tests/golden/${name}.result.json`));
@@ -19,6 +19,27 @@ try {
   const golden = allBits(JSON.parse(await text("/tests/golden/recover_large.result.json")));
   const { batch, invQ } = largeBatch(params, ex.fillInvQ);
   report.largeBits = sameBits("threads recoverTokens", allBits(ex.recoverTokens(batch, invQ)), golden);
+  // The same batch from WasmArrays in the shared memory, filled through
+  // their views and read in place by the pool.
+  const resident = (dtype, a) => {
+    const w = new ex.WasmArray(dtype, a.length);
+    w.view().set(a);
+    return w;
+  };
+  const arrays = [
+    resident("int32", batch.cuNumDraftTokens),
+    resident("int32", batch.draftTokenIds),
+    resident("float32", batch.targetProbs),
+    resident(invQ instanceof Float64Array ? "float64" : "float32", invQ),
+  ];
+  const [cu, drafts, probs, noise] = arrays;
+  const inPlace = { vocabSize: batch.vocabSize, cuNumDraftTokens: cu, draftTokenIds: drafts, targetProbs: probs };
+  report.residentBits = sameBits(
+    "threads recoverTokens from WasmArrays",
+    allBits(ex.recoverTokens(inPlace, noise)),
+    golden,
+  );
+  arrays.forEach((a) => a.free());
   // Work stealing decides who runs what; a few rounds make it all but certain
   // that more than one worker takes part. Every round must give the golden bits.
   const seen = new Set();
