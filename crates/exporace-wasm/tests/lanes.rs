@@ -25,6 +25,27 @@ impl Xs {
     }
 }
 
+/// One test per noise precision for each generic check.
+macro_rules! both_precisions {
+    ($($check:ident => $f32:ident, $f64:ident;)*) => {$(
+        #[test]
+        fn $f32() {
+            $check::<f32>()
+        }
+
+        #[test]
+        fn $f64() {
+            $check::<f64>()
+        }
+    )*};
+}
+
+both_precisions! {
+    fills_equal_exp1 => fills_equal_exp1_f32, fills_equal_exp1_f64;
+    fused_equals_unfused => fused_equals_unfused_f32, fused_equals_unfused_f64;
+    filter_checks_and_winners => filter_checks_and_winners_f32, filter_checks_and_winners_f64;
+}
+
 const STREAMS: [Stream; 4] = [Stream::Race, Stream::Accept, Stream::Bonus, Stream::Draft];
 
 /// `fill_q` and `fill_inv_q` equal `exp1` token by token, over lengths that
@@ -50,16 +71,6 @@ fn fills_equal_exp1<T: NoiseFloat>() {
             );
         }
     }
-}
-
-#[test]
-fn fills_equal_exp1_f32() {
-    fills_equal_exp1::<f32>()
-}
-
-#[test]
-fn fills_equal_exp1_f64() {
-    fills_equal_exp1::<f64>()
 }
 
 /// The fused seeded race equals drawing the noise with the fills and racing
@@ -100,16 +111,6 @@ fn fused_equals_unfused<T: NoiseFloat>() {
     }
 }
 
-#[test]
-fn fused_equals_unfused_f32() {
-    fused_equals_unfused::<f32>()
-}
-
-#[test]
-fn fused_equals_unfused_f64() {
-    fused_equals_unfused::<f64>()
-}
-
 /// The lane filter's value checks and winners on the target under test (in
 /// wasm, the f64 lanes use SIMD128's signed 64-bit compares): a negative
 /// noise value anywhere is reported, `-0.0` is accepted, and the winner is a
@@ -142,14 +143,4 @@ fn filter_checks_and_winners<T: NoiseFloat>() {
         let best = (0..n).fold(0, |b, i| if scores[i] > scores[b] { i } else { b });
         assert_eq!(got.expect("valid row").winner.token, best, "case {case}");
     }
-}
-
-#[test]
-fn filter_checks_and_winners_f32() {
-    filter_checks_and_winners::<f32>()
-}
-
-#[test]
-fn filter_checks_and_winners_f64() {
-    filter_checks_and_winners::<f64>()
 }
