@@ -44,6 +44,7 @@ both_precisions! {
     fills_equal_exp1 => fills_equal_exp1_f32, fills_equal_exp1_f64;
     fused_equals_unfused => fused_equals_unfused_f32, fused_equals_unfused_f64;
     filter_checks_and_winners => filter_checks_and_winners_f32, filter_checks_and_winners_f64;
+    sign_edges => sign_edges_f32, sign_edges_f64;
 }
 
 const STREAMS: [Stream; 4] = [Stream::Race, Stream::Accept, Stream::Bonus, Stream::Draft];
@@ -142,5 +143,34 @@ fn filter_checks_and_winners<T: NoiseFloat>() {
             .collect();
         let best = (0..n).fold(0, |b, i| if scores[i] > scores[b] { i } else { b });
         assert_eq!(got.expect("valid row").winner.token, best, "case {case}");
+    }
+}
+
+/// The edges of the quick lane pass that wasm runs before the full one,
+/// which infers the noise's sign from the scores': a negative weight times
+/// negative noise (a positive score) is still reported, at the weight's
+/// index, and a runner-up scoring `-0.0` is a bar that a later positive
+/// score clears.
+fn sign_edges<T: NoiseFloat>() {
+    let mut x = Xs(0x5167_ED6E_5EED ^ T::BITS as u64);
+    for case in 0..20usize {
+        let n = 600 + (x.next() % 2000) as usize;
+        let mut w = vec![0.25f32; n];
+        let mut inv_q: Vec<T> = (0..n).map(|_| T::from_f64(0.5)).collect();
+        let at = 520 + (x.next() % (n as u64 - 520)) as usize;
+        w[at] = -0.25;
+        inv_q[at] = T::from_f64(-0.5);
+        let err = race_mul(&w, &inv_q, NanPolicy::Reject).expect_err("negative pair");
+        assert!(
+            format!("{err}").contains(&format!("index {at}")),
+            "case {case}: {err}"
+        );
+
+        let mut w = vec![-0.0f32; n];
+        w[at] = 0.125;
+        inv_q[at] = T::from_f64(0.5);
+        let got = race_mul(&w, &inv_q, NanPolicy::Reject).expect("valid row");
+        assert_eq!(got.winner.token, at, "case {case}");
+        assert_eq!(got.runner_up.map(|c| c.token), Some(0), "case {case}");
     }
 }

@@ -349,3 +349,98 @@ fn zeroed_token_is_rescanned_past_an_infinite_bar() {
         assert_eq!(first.map(|r| r.0), Ok(zero));
     }
 }
+
+/// A value for the quick pass's test: ordinary, or one of the values whose
+/// bits sit at the edges of its checks.
+fn edge<T: NoiseFloat>(mix: &mut Mix) -> T {
+    const EDGES: [f64; 12] = [
+        0.0,
+        -0.0,
+        -1.0,
+        -1e-300,
+        1e-300,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::NAN,
+        -f64::NAN,
+        f64::MAX,
+        1.0,
+        0.5,
+    ];
+    match mix.below(24) {
+        0..=11 => T::from_f64(EDGES[mix.below(12) as usize]),
+        _ => T::from_f64(mix.unit() * 4.0),
+    }
+}
+
+/// The quick pass never calls a block quiet that the full pass does not,
+/// and where it does, it judges the values exactly as the full pass: over
+/// blocks with planted negative, `-0.0`, infinite and NaN weights and noise
+/// (either sign), against bars from `-1` to `+inf` and NaN. It must also
+/// find most clean random blocks quiet, or it would be a slower full pass.
+fn quick_agrees_with_full<T: NoiseFloat>() {
+    use lanes::{Pass, look_by};
+    let mut mix = Mix(0x5EED_0017);
+    let (mut quick_quiet, mut ordinary) = (0, 0);
+    for case in 0..6000 {
+        let n = 1 + mix.below(BLOCK as u64) as usize;
+        let planted = mix.below(3) == 0;
+        let value = |mix: &mut Mix, scale: f64| {
+            if planted && mix.below(64) == 0 {
+                edge::<T>(mix)
+            } else {
+                T::from_f64(mix.unit() * scale)
+            }
+        };
+        let p: Vec<f32> = (0..n)
+            .map(|_| value(&mut mix, 1e-3).to_f64() as f32)
+            .collect();
+        let d: Vec<f32> = (0..n)
+            .map(|_| value(&mut mix, 1e-3).to_f64() as f32)
+            .collect();
+        let noise: Vec<T> = (0..n).map(|_| value(&mut mix, 4.0)).collect();
+        let bar = match mix.below(8) {
+            0 => edge::<T>(&mut mix),
+            _ => T::from_f64(0.01 + mix.unit()),
+        };
+        let zero = (mix.below(4) == 0).then(|| mix.below(n as u64) as usize);
+        let weights = [
+            Weights::Plain(&p),
+            Weights::Residual { p: &p, d: &d },
+            Weights::Zeroed { p: &p, zero },
+        ];
+        for w in weights {
+            for form in [Form::Mul, Form::Div] {
+                let full = look_by(Pass::Full, form, w, &noise, bar).unwrap();
+                let Some(quick) = look_by(Pass::Quick, form, w, &noise, bar) else {
+                    continue;
+                };
+                assert!(
+                    (full.quiet || !quick.quiet) && quick.clean == full.clean,
+                    "case {case}, {form:?}, n {n}, bar {bar:?}: quick {quick:?}, full {full:?}"
+                );
+                quick_quiet += quick.quiet as usize;
+            }
+        }
+        if !planted && bar > T::ZERO {
+            ordinary += 6;
+        }
+    }
+    // Unplanted blocks have scores of at most 4e-3 * 4 against bars above
+    // 0.01 (Mul) and weights below the bar for noise above 0.1 (Div): the
+    // quick pass must find at least half of them quiet.
+    assert!(
+        2 * quick_quiet >= ordinary,
+        "{quick_quiet} quiet of {ordinary}"
+    );
+}
+
+#[test]
+fn quick_agrees_with_full_f32() {
+    quick_agrees_with_full::<f32>();
+}
+
+#[test]
+fn quick_agrees_with_full_f64() {
+    quick_agrees_with_full::<f64>();
+}
