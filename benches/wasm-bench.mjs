@@ -140,6 +140,11 @@ for (const name of cases) {
       const r = await page.evaluate(([t, n, o]) => window.__bench.timePool(t, n, o), [t, name, options]);
       add("chromium worker", "threads", t, r, l);
     }
+    for (const t of pools) {
+      l = load();
+      const r = await page.evaluate(([t, n, o]) => window.__bench.timePool(t, n, o), [t, name, { ...options, resident: true }]);
+      add("worker WasmArray", "threads-resident", t, r, l);
+    }
   }
 }
 await closeBrowser();
@@ -147,7 +152,7 @@ await closeBrowser();
 // ---- scaling and the report -------------------------------------------------------
 const scaling = [];
 for (const name of cases) {
-  for (const build of ["native", "threads"]) {
+  for (const build of ["native", "threads", "threads-resident"]) {
     const one = rows.find((r) => r.case === name && r.build === build && r.threads === 1);
     for (const r of rows.filter((r) => r.case === name && r.build === build && r.threads > 1)) {
       if (one) scaling.push({ case: name, build, threads: r.threads, speedup_over_1: one.median_ms / r.median_ms });
@@ -168,7 +173,7 @@ const report = {
   notes:
     "median of timed calls (one warm-up, at least 5, up to 50 within budget_ms) per case and place, all in one run; " +
     "wasm calls go through the npm package and include copying the inputs into wasm memory (copy_ms: TypedArray.set of the same arrays, for orientation), " +
-    "except the node-resident rows, whose inputs are WasmArrays read in place; " +
+    "except the node-resident and threads-resident rows, whose inputs are WasmArrays read in place (in the threaded build's shared memory for the latter); " +
     "ratio_to_native = median / native median at the same thread count (native: bench-native with -C target-cpu=native on rayon pools); " +
     "ratio_to_portable = 1-thread median / the portable native build's (x86-64 baseline: SSE2, 4 f32 lanes like SIMD128); " +
     "thread_cpu_ms (native rows): CPU time each thread spent over the timed calls, next to timed_wall_ms; " +

@@ -4,9 +4,11 @@
 //! every figure as a ratio measured in the same run.
 
 use std::hint::black_box;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-use criterion::{BenchmarkGroup, Criterion, SamplingMode, Throughput, measurement::WallTime};
+use criterion::{
+    Bencher, BenchmarkGroup, Criterion, SamplingMode, Throughput, measurement::WallTime,
+};
 use exporace::exact::{ExactOptions, win_probabilities_of};
 use exporace::models::CatalogueEntry;
 use exporace::noise::{self, Stream};
@@ -30,6 +32,22 @@ fn pools() -> Vec<(usize, ThreadPool)> {
         .collect()
 }
 
+/// Times `f` on `pool`'s threads. The whole timing loop runs inside one
+/// `install`, so the hop from the bench's thread onto the pool (tens of
+/// microseconds when the pool's workers have gone to sleep, as long as a
+/// whole in-cache race) is paid once per sample, not once per call.
+fn in_pool<R>(bn: &mut Bencher<'_, WallTime>, pool: &ThreadPool, f: impl Fn() -> R + Sync) {
+    bn.iter_custom(|iters| {
+        pool.install(|| {
+            let start = Instant::now();
+            for _ in 0..iters {
+                black_box(f());
+            }
+            start.elapsed()
+        })
+    });
+}
+
 fn group<'a>(c: &'a mut Criterion, name: &str, bytes: usize) -> BenchmarkGroup<'a, WallTime> {
     note_load(name);
     let mut g = c.benchmark_group(name);
@@ -47,7 +65,7 @@ fn probes(g: &mut BenchmarkGroup<'_, WallTime>, pools: &[(usize, ThreadPool)], b
     let buf = vec![1u32; bytes / 4];
     for (n, pool) in pools {
         g.bench_function(format!("probe-{n}t"), |b| {
-            b.iter(|| pool.install(|| probe_par(black_box(&buf), *n)))
+            in_pool(b, pool, || probe_par(black_box(&buf), *n))
         });
     }
     g.bench_function("probe-plain", |b| b.iter(|| probe(black_box(&buf))));
@@ -64,15 +82,13 @@ fn recover<T: PlainC>(c: &mut Criterion, pools: &[(usize, ThreadPool)]) {
             let batch = case.batch();
             for (n, pool) in pools {
                 g.bench_function(format!("kernel-{n}t"), |bn| {
-                    bn.iter(|| {
-                        pool.install(|| {
-                            recover_tokens(&batch, &case.inv_q, NanPolicy::FirstNanWins)
-                        })
+                    in_pool(bn, pool, || {
+                        recover_tokens(&batch, &case.inv_q, NanPolicy::FirstNanWins)
                     })
                 });
                 if v == PEER_VOCAB {
                     g.bench_function(format!("plain-c-{n}t"), |bn| {
-                        bn.iter(|| pool.install(|| case.plain_c()))
+                        in_pool(bn, pool, || case.plain_c())
                     });
                 }
             }
@@ -93,7 +109,9 @@ fn race<T: NoiseFloat>(c: &mut Criterion, pools: &[(usize, ThreadPool)]) {
         g.bench_function("scalar", |bn| bn.iter(|| scalar_div(black_box(w), &q)));
         for (n, pool) in pools {
             g.bench_function(format!("kernel-{n}t"), |bn| {
-                bn.iter(|| pool.install(|| race_div(black_box(w), &q, NanPolicy::FirstNanWins)))
+                in_pool(bn, pool, || {
+                    race_div(black_box(w), &q, NanPolicy::FirstNanWins)
+                })
             });
         }
         g.finish();
@@ -153,17 +171,15 @@ fn seeded<T: PlainC>(c: &mut Criterion, pools: &[(usize, ThreadPool)]) {
     });
     for (n, pool) in pools {
         g.bench_function(format!("kernel-{n}t"), |bn| {
-            bn.iter(|| {
-                pool.install(|| {
-                    race_seeded::<T>(
-                        Form::Mul,
-                        black_box(w),
-                        5,
-                        Stream::Race,
-                        0,
-                        NanPolicy::FirstNanWins,
-                    )
-                })
+            in_pool(bn, pool, || {
+                race_seeded::<T>(
+                    Form::Mul,
+                    black_box(w),
+                    5,
+                    Stream::Race,
+                    0,
+                    NanPolicy::FirstNanWins,
+                )
             })
         });
     }

@@ -62,7 +62,7 @@ pub(super) enum Pass {
     /// wasm, where SIMD128's 4 lanes make the pass instruction-bound, this is
     /// 1.2x to 1.45x faster than [`full`] alone (recover and race in Node).
     /// Natively the pass mostly waits on memory: there it measured the same
-    /// for f32 noise and up to 5% slower for f64, so native builds run
+    /// for f32 noise and up to 7% slower for f64, so native builds run
     /// [`full`], except for `w / q` with f64 noise, where the division bounds
     /// [`full`] and [`quick_div`] is 1.15x faster.
     QuickFirst,
