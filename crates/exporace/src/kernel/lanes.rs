@@ -292,8 +292,8 @@ fn each_lane<T: NoiseFloat>(
     }
 }
 
-/// [`quick`] for `w / q` without a division (SIMD128 divides 4 lanes in
-/// about the time it multiplies 16). A token is quiet when `w < q * b`,
+/// [`quick`] for `w / q` without a division (an f64 division costs many
+/// times a multiply on every target here). A token is quiet when `w < q * b`,
 /// where `b` is the bar shrunk by `2^-20` (`0` for bars below `2^-100`,
 /// NaN or negative), and `q * b` is rounded in the noise type. Then `w / q`
 /// is at most the bar however it rounds: with `u` the unit roundoff,
