@@ -10,7 +10,7 @@
 // Usage: node benches/wasm-bench.mjs [--cases a,b] [--pools 1,2]
 //          [--budget-ms 1500] [--out benches/wasm-results.json] [--no-browser]
 import { spawnSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -29,6 +29,14 @@ const out = resolve(root, flag("out", "benches/wasm-results.json"));
 const browser = !process.argv.includes("--no-browser");
 const nativeThreads = [...new Set([1, ...pools])].sort((a, b) => a - b);
 const load = () => loadavg().map((x) => Math.round(x * 100) / 100);
+// Every build the run loads must exist: a missing threaded build would leave
+// the page's worker waiting for a module that never arrives.
+for (const build of ["node/index.mjs", "web/exporace.js", ...(browser ? ["threads/exporace.js"] : [])]) {
+  if (!existsSync(join(root, "pkg", build))) {
+    console.error(`wasm-bench: pkg/${build} is missing; build the package first (npm run build)`);
+    process.exit(1);
+  }
+}
 
 // ---- native: build once, run per case ------------------------------------------
 // Two native builds: with -C target-cpu=native (AVX-512 here, as benches/
