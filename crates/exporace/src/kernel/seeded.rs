@@ -99,17 +99,21 @@ fn scan_seeded<T: NoiseFloat>(
         out.standings.push(i, s);
         true
     };
+    // A weight is finite and not negative (`+0.0`, not `-0.0`) exactly when
+    // its bits are below those of `+inf`: each lane keeps the largest bits
+    // it saw, checked once at the end (a range check per weight compiled to
+    // scalar code, about 12 instructions per token). `-0.0` is a doubt,
+    // which the full checks accept.
+    let mut tops = [0u32; LANES];
+    let valid = |tops: &[u32; LANES]| tops.iter().all(|&t| t < f32::INFINITY.to_bits());
+    // The bar changes only when tokens are entered.
+    let mut bar = out.standings.bar().map(NoiseFloat::to_f64);
     for (c, w) in steps.iter().enumerate() {
         let first = offset + c * LANES;
-        // A weight is finite and not negative (`+0.0`, not `-0.0`) exactly
-        // when its bits are below those of `+inf`: one vector maximum per
-        // step (a range check per lane compiled to scalar code, about 12
-        // instructions per token). `-0.0` is a doubt, which the full checks
-        // accept.
-        let top = w.iter().fold(0u32, |m, &x| m.max(x.to_bits()));
-        out.clean &= top < f32::INFINITY.to_bits();
-        if let Some(bar) = out.standings.bar() {
-            let bar = bar.to_f64();
+        for l in 0..LANES {
+            tops[l] = tops[l].max(w[l].to_bits());
+        }
+        if let Some(bar) = bar {
             let u = noise::uniforms::<LANES>(seed, stream, row, first);
             let mut loud = 0u32;
             for l in 0..LANES {
@@ -122,10 +126,13 @@ fn scan_seeded<T: NoiseFloat>(
         }
         for (l, &x) in w.iter().enumerate() {
             if !exact(&mut out, first + l, x) {
+                out.clean &= valid(&tops);
                 return out;
             }
         }
+        bar = out.standings.bar().map(NoiseFloat::to_f64);
     }
+    out.clean &= valid(&tops);
     let first = offset + steps.len() * LANES;
     for (l, &x) in rest.iter().enumerate() {
         out.clean &= (0.0..f32::INFINITY).contains(&x);
