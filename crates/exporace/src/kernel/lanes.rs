@@ -262,12 +262,7 @@ fn quick<T: NoiseFloat, B: Bits, const MUL: bool>(
     // A bar of `-0.0` is the bar of `+0.0` (they tie), and its raw bits
     // would let every positive score through.
     let limit = B::of(bar.to_bits() & ((1u64 << (T::BITS - 1)) - 1)) ^ flip;
-    let quiet = scores.iter().fold(true, |q, &x| q & (x <= limit));
-    let valid = inputs.iter().fold(true, |c, &x| c & (x < WEIGHT_LIMIT));
-    (quiet & (bar >= T::ZERO)).then_some(Look {
-        quiet: true,
-        clean: valid,
-    })
+    verdict(&scores, limit, &inputs, bar >= T::ZERO)
 }
 
 /// Calls `step(lane, p, d, noise)` for every token of a block: whole steps
@@ -336,12 +331,31 @@ fn quick_div<T: NoiseFloat, B: Bits>(
         gaps[l] = gaps[l].max(B::of(gap) ^ flip);
     });
     let limit = B::of(T::INFINITY.to_bits() - 1) ^ flip;
-    let quiet = gaps.iter().fold(true, |q, &x| q & (x <= limit));
-    let valid = inputs.iter().fold(true, |c, &x| c & (x < WEIGHT_LIMIT));
-    (quiet & (bar >= T::ZERO)).then_some(Look {
+    verdict(&gaps, limit, &inputs, bar >= T::ZERO)
+}
+
+/// A quick pass's verdict: quiet when every lane's largest key is at most
+/// `limit` and the bar is not below zero (`None` otherwise), clean when
+/// the weights' inputs are valid ([`valid_inputs`]).
+#[inline(always)]
+fn verdict<B: Bits>(
+    keys: &[B; LANES],
+    limit: B,
+    inputs: &[u32; LANES],
+    bar_ok: bool,
+) -> Option<Look> {
+    let quiet = keys.iter().fold(true, |q, &x| q & (x <= limit));
+    (quiet & bar_ok).then_some(Look {
         quiet: true,
-        clean: valid,
+        clean: valid_inputs(inputs),
     })
+}
+
+/// Every lane's largest weight-input bits are those of a finite weight that
+/// is not negative ([`WEIGHT_LIMIT`]).
+#[inline(always)]
+fn valid_inputs(inputs: &[u32; LANES]) -> bool {
+    inputs.iter().fold(true, |c, &x| c & (x < WEIGHT_LIMIT))
 }
 
 /// The passes `pass` names over one block.
@@ -404,7 +418,7 @@ fn full<T: NoiseFloat, B: Bits, const MUL: bool>(
     // one mask test each, no horizontal maximum.
     let limit = B::of(bar.to_bits()) & magnitude;
     let quiet = scores.iter().fold(true, |q, &x| q & (x <= limit));
-    let valid = inputs.iter().fold(true, |c, &x| c & (x < WEIGHT_LIMIT));
+    let valid = valid_inputs(&inputs);
     let signed = values.iter().fold(true, |c, &x| c & (x <= B::ZERO));
     Look {
         quiet: quiet & (bar >= T::ZERO),

@@ -142,16 +142,6 @@ fn lanes_equal_scalar<T: NoiseFloat>() {
 }
 
 #[test]
-fn lanes_equal_scalar_f32() {
-    lanes_equal_scalar::<f32>()
-}
-
-#[test]
-fn lanes_equal_scalar_f64() {
-    lanes_equal_scalar::<f64>()
-}
-
-#[test]
 fn clean_flags_every_invalid_value() {
     let mut p = [0.5f32; 3 * BLOCK];
     let noise = [1.0f64; 3 * BLOCK];
@@ -451,16 +441,6 @@ fn quick_agrees_with_full<T: NoiseFloat>() {
     );
 }
 
-#[test]
-fn quick_agrees_with_full_f32() {
-    quick_agrees_with_full::<f32>();
-}
-
-#[test]
-fn quick_agrees_with_full_f64() {
-    quick_agrees_with_full::<f64>();
-}
-
 /// The division-free quick test of `w / q` never calls quiet a token whose
 /// rounded score is one ulp above the bar: random weights and noise over
 /// wide exponent ranges (f32 subnormal weights included), each alone in a
@@ -493,12 +473,24 @@ fn div_quick_finds_every_score_above_the_bar<T: NoiseFloat>() {
     assert!(checked > 100_000, "{checked} scores checked");
 }
 
-#[test]
-fn div_quick_finds_every_score_above_the_bar_f32() {
-    div_quick_finds_every_score_above_the_bar::<f32>();
+/// One test per noise precision for each generic check.
+macro_rules! both_precisions {
+    ($($check:ident => $f32:ident, $f64:ident;)*) => {$(
+        #[test]
+        fn $f32() {
+            $check::<f32>()
+        }
+
+        #[test]
+        fn $f64() {
+            $check::<f64>()
+        }
+    )*};
 }
 
-#[test]
-fn div_quick_finds_every_score_above_the_bar_f64() {
-    div_quick_finds_every_score_above_the_bar::<f64>();
+both_precisions! {
+    lanes_equal_scalar => lanes_equal_scalar_f32, lanes_equal_scalar_f64;
+    quick_agrees_with_full => quick_agrees_with_full_f32, quick_agrees_with_full_f64;
+    div_quick_finds_every_score_above_the_bar =>
+        div_quick_finds_every_score_above_the_bar_f32, div_quick_finds_every_score_above_the_bar_f64;
 }
