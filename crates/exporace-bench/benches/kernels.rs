@@ -1,7 +1,9 @@
 //! Criterion benchmarks of the exporace kernels. Each group holds the kernel
 //! at 1 and 2 threads, a plain scalar reference and a read-bandwidth probe
 //! over a buffer of the same working-set size, so `bench-report` can state
-//! every figure as a ratio measured in the same run.
+//! every figure as a ratio measured in the same run. The recover groups at
+//! the peers' vocabulary also time the plain C peer and the kernel's own
+//! access pattern read alone (`Recover::read_pattern`).
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -89,6 +91,9 @@ fn recover<T: PlainC>(c: &mut Criterion, pools: &[(usize, ThreadPool)]) {
                 if v == PEER_VOCAB {
                     g.bench_function(format!("plain-c-{n}t"), |bn| {
                         in_pool(bn, pool, || case.plain_c())
+                    });
+                    g.bench_function(format!("pattern-{n}t"), |bn| {
+                        in_pool(bn, pool, || case.read_pattern())
                     });
                 }
             }

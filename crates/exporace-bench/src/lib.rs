@@ -177,6 +177,33 @@ impl<T: NoiseFloat> Recover<T> {
         self.target.len()
     }
 
+    /// Reads what the recover kernel reads, in its order, and does nothing
+    /// else: for each draft position, its target row and its request's
+    /// `inv_q` row side by side (a vectorised wrapping sum of their bits),
+    /// positions spread over the current rayon pool as the kernel spreads
+    /// them. Each request's `inv_q` row is read once per position: after the
+    /// first from L2 or L3, no longer from DRAM. The bandwidth of this
+    /// access pattern, next to [`probe`]'s flat read of the same bytes,
+    /// says how much of a kernel's distance from the probe is its pattern.
+    pub fn read_pattern(&self) -> u32 {
+        use rayon::prelude::*;
+        let v = self.v;
+        (0..self.drafts.len())
+            .into_par_iter()
+            .map(|t| {
+                let r = t / DRAFTS;
+                let p = &self.target[t * v..(t + 1) * v];
+                let n = &self.inv_q[r * v..(r + 1) * v];
+                p.iter().zip(n).fold(0u32, |a, (&w, &q)| {
+                    let q = q.to_bits();
+                    a.wrapping_add(w.to_bits())
+                        .wrapping_add(q as u32)
+                        .wrapping_add((q >> 32) as u32)
+                })
+            })
+            .reduce(|| 0, u32::wrapping_add)
+    }
+
     /// The plain scalar reference: per position, one loop that tracks the
     /// best score and its index with a strict `>` (no runner-up, no NaN rule).
     pub fn scalar(&self) -> Vec<usize> {

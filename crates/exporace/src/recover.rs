@@ -56,8 +56,10 @@ pub(crate) fn residual<'a>(batch: &SpecBatch<'a>, t: usize) -> Weights<'a> {
 
 /// Samples the recovered token of every draft position, in token order.
 ///
-/// With the `parallel` feature, positions are spread over rayon's pool; each
-/// position is computed alone, so the result is the same for any thread count.
+/// A request's positions are scanned together against its noise row, which
+/// is then read once for all of them. With the `parallel` feature, requests
+/// are spread over rayon's pool and long rows split into chunks merged in
+/// token order, so the result is the same for any thread count.
 ///
 /// ```
 /// use exporace::{recover_tokens, NanPolicy, SpecBatch};
@@ -84,25 +86,26 @@ pub fn recover_tokens<T: NoiseFloat>(
     let v = batch.vocab_size;
     let bv = validate::product("inv_q size B*V", batch.num_requests(), v)?;
     validate::len("inv_q (B*V)", bv, inv_q.len())?;
-    let position = |t: usize| {
-        let r = batch.request_of(t);
-        kernel::race(
-            Form::Mul,
-            residual(batch, t),
-            &inv_q[r * v..(r + 1) * v],
-            policy,
-        )
+    // A request's positions race against its one noise row, scanned
+    // together so that each block of that row is read once for all of them.
+    let request = |r: usize| {
+        let positions: Vec<Weights<'_>> = batch
+            .request_tokens(r)
+            .map(|t| residual(batch, t))
+            .collect();
+        kernel::shared::race_shared(&positions, &inv_q[r * v..(r + 1) * v], policy)
     };
     #[cfg(feature = "parallel")]
     let scans: Vec<Scan<T>> = {
         use rayon::prelude::*;
-        (0..batch.num_tokens())
+        let per_request: Vec<Vec<Scan<T>>> = (0..batch.num_requests())
             .into_par_iter()
-            .map(position)
-            .collect()
+            .map(request)
+            .collect();
+        per_request.into_iter().flatten().collect()
     };
     #[cfg(not(feature = "parallel"))]
-    let scans: Vec<Scan<T>> = (0..batch.num_tokens()).map(position).collect();
+    let scans: Vec<Scan<T>> = (0..batch.num_requests()).flat_map(request).collect();
     // The kernels checked every value they read; rows of requests without
     // draft tokens were not read.
     let unread = (0..batch.num_requests()).filter(|&r| batch.request_tokens(r).is_empty());

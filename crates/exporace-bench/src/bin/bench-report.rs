@@ -105,8 +105,8 @@ fn main() {
     let load = loads(&root);
     let mut cases = Vec::new();
     println!(
-        "{:<28} {:>9} {:>10} {:>8} {:>9} {:>10} {:>8}",
-        "case", "function", "ns/elem", "GB/s", "vs probe", "vs scalar", "vs C"
+        "{:<28} {:>9} {:>10} {:>8} {:>9} {:>10} {:>8} {:>10}",
+        "case", "function", "ns/elem", "GB/s", "vs probe", "vs scalar", "vs C", "vs pattern"
     );
     for (group, f) in &groups {
         let (elements, bytes) = size(group);
@@ -154,12 +154,15 @@ fn main() {
             let vs_scalar = f.get("scalar").map(|s| s / ns);
             let plain_c = f.get(&format!("plain-c-{threads}t"));
             let vs_plain_c = plain_c.map(|c| c / ns);
+            let pattern = f.get(&format!("pattern-{threads}t"));
+            let vs_pattern = pattern.map(|p| p / ns);
             println!(
-                "{group:<28} {function:>9} {:>10.3} {gbps:>8.1} {:>9} {:>10} {:>8}",
+                "{group:<28} {function:>9} {:>10.3} {gbps:>8.1} {:>9} {:>10} {:>8} {:>10}",
                 ns / elements,
                 vs_probe.map_or("-".into(), |r| format!("{r:.2}")),
                 vs_scalar.map_or("-".into(), |r| format!("{r:.2}x")),
                 vs_plain_c.map_or("-".into(), |r| format!("{r:.2}x")),
+                vs_pattern.map_or("-".into(), |r| format!("{r:.2}")),
             );
             cases.push(json!({
                 "case": group,
@@ -175,6 +178,9 @@ fn main() {
                 "scalar_ns": f.get("scalar"),
                 "speedup_vs_plain_c": vs_plain_c,
                 "plain_c_ns": plain_c,
+                "pattern_fraction": vs_pattern,
+                "pattern_ns": pattern,
+                "pattern_probe_fraction": pattern.zip(probe).map(|(a, p)| p / a),
                 "load_average": load_average,
             }));
         }
@@ -208,6 +214,8 @@ fn main() {
         "notes": "median of criterion samples; bandwidth_fraction = probe time / kernel time over the same bytes \
                   (probe-plain for 1 thread, probe-2t for 2 threads); speedup_vs_scalar = plain scalar kernel time / kernel time; \
                   speedup_vs_plain_c = the plain C peer's time (gcc -O3 -march=native, same thread count) / kernel time; \
+                  pattern_fraction = time to read the kernel's bytes in its order alone (Recover::read_pattern, same thread count) / kernel time, \
+                  pattern_probe_fraction = probe time / that read time; \
                   load_average = /proc/loadavg (1, 5, 15 min) as the case's group started; exact cases: the whole computation against its 50 ms target",
         "cases": cases,
     });

@@ -187,13 +187,13 @@ fn steps<T: NoiseFloat, B: Bits, const MUL: bool>(
 
 /// A plain weight.
 #[inline(always)]
-fn plain(p: f32, _: f32) -> f32 {
+pub(super) fn plain(p: f32, _: f32) -> f32 {
     p
 }
 
 /// The residual weight `max(p - d, 0)`.
 #[inline(always)]
-fn residual(p: f32, d: f32) -> f32 {
+pub(super) fn residual(p: f32, d: f32) -> f32 {
     let r = p - d;
     if r > 0.0 { r } else { 0.0 }
 }
@@ -202,7 +202,9 @@ fn residual(p: f32, d: f32) -> f32 {
 /// signed 64-bit compares but no unsigned ones: with unsigned 64-bit maxima
 /// LLVM leaves the f64 lanes scalar in wasm. Every value compared is made
 /// non-negative first, or compared against 0 (see [`full`]).
-trait Bits: Copy + Ord + core::ops::BitAnd<Output = Self> + core::ops::BitXor<Output = Self> {
+pub(super) trait Bits:
+    Copy + Ord + core::ops::BitAnd<Output = Self> + core::ops::BitXor<Output = Self>
+{
     const ZERO: Self;
     /// The low bits of `bits` (all of them for `i64`), as a signed integer.
     fn of(bits: u64) -> Self;
@@ -354,7 +356,7 @@ fn verdict<B: Bits>(
 /// Every lane's largest weight-input bits are those of a finite weight that
 /// is not negative ([`WEIGHT_LIMIT`]).
 #[inline(always)]
-fn valid_inputs(inputs: &[u32; LANES]) -> bool {
+pub(super) fn valid_inputs(inputs: &[u32; LANES]) -> bool {
     inputs.iter().fold(true, |c, &x| c & (x < WEIGHT_LIMIT))
 }
 

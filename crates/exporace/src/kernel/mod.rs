@@ -17,7 +17,11 @@
 
 mod lanes;
 pub(crate) mod seeded;
+#[cfg(feature = "alloc")]
+pub(crate) mod shared;
 
+#[cfg(feature = "alloc")]
+use alloc::vec::Vec;
 use core::ops::Range;
 
 use crate::error::{Error, Result};
@@ -169,7 +173,7 @@ pub(crate) fn race<T: NoiseFloat>(
     noise: &[T],
     policy: NanPolicy,
 ) -> Scan<T> {
-    split(noise.len(), CHUNK, policy, |r| {
+    split(noise.len(), CHUNK, |r| {
         scan(
             form,
             weights.range(r.clone()),
@@ -180,30 +184,58 @@ pub(crate) fn race<T: NoiseFloat>(
     })
 }
 
+/// What [`split`] merges: the outcome of one chunk of tokens.
+pub(crate) trait Merge: Sized + Send {
+    /// This outcome followed by `later`'s, which covers higher token ids.
+    fn then(self, later: Self) -> Self;
+    /// No later chunk can change this outcome (every scan in it halted).
+    fn done(&self) -> bool;
+}
+
+impl<T: NoiseFloat> Merge for Scan<T> {
+    fn then(self, later: Self) -> Self {
+        Scan::then(self, later)
+    }
+    fn done(&self) -> bool {
+        self.halt.is_some()
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl<T: NoiseFloat> Merge for Vec<Scan<T>> {
+    fn then(self, later: Self) -> Self {
+        self.into_iter()
+            .zip(later)
+            .map(|(a, b)| a.then(b))
+            .collect()
+    }
+    fn done(&self) -> bool {
+        self.iter().all(|s| s.halt.is_some())
+    }
+}
+
 /// Runs `part` over `0..n` in one chunk per thread of rayon's pool (with the
 /// `parallel` feature; one chunk without it), each of at least `chunk`
-/// tokens, and merges the scans in index order.
-pub(crate) fn split<T: NoiseFloat>(
+/// tokens, and merges the outcomes in index order.
+pub(crate) fn split<S: Merge>(
     n: usize,
     chunk: usize,
-    policy: NanPolicy,
-    part: impl Fn(Range<usize>) -> Scan<T> + Sync,
-) -> Scan<T> {
+    part: impl Fn(Range<usize>) -> S + Sync,
+) -> S {
     #[cfg(feature = "parallel")]
     let threads = rayon::current_num_threads();
     #[cfg(not(feature = "parallel"))]
     let threads = 1;
-    split_into(n, chunk.max(n.div_ceil(threads)), policy, part)
+    split_into(n, chunk.max(n.div_ceil(threads)), part)
 }
 
 /// Runs `part` over `0..n` in chunks of `chunk` tokens (in parallel with the
-/// `parallel` feature) and merges the scans in index order.
-pub(crate) fn split_into<T: NoiseFloat>(
+/// `parallel` feature) and merges the outcomes in index order.
+pub(crate) fn split_into<S: Merge>(
     n: usize,
     chunk: usize,
-    policy: NanPolicy,
-    part: impl Fn(Range<usize>) -> Scan<T> + Sync,
-) -> Scan<T> {
+    part: impl Fn(Range<usize>) -> S + Sync,
+) -> S {
     let chunk = chunk.max(1);
     let ranges = n.div_ceil(chunk);
     let range = |c: usize| c * chunk..((c + 1) * chunk).min(n);
@@ -214,16 +246,18 @@ pub(crate) fn split_into<T: NoiseFloat>(
     {
         use alloc::vec::Vec;
         use rayon::prelude::*;
-        let scans: Vec<Scan<T>> = (0..ranges)
+        let outs: Vec<S> = (0..ranges)
             .into_par_iter()
             .map(|c| part(range(c)))
             .collect();
-        scans.into_iter().fold(Scan::new(policy), Scan::then)
+        outs.into_iter()
+            .reduce(|acc, later| if acc.done() { acc } else { acc.then(later) })
+            .unwrap_or_else(|| part(0..0))
     }
     #[cfg(not(feature = "parallel"))]
     {
-        (0..ranges).fold(Scan::new(policy), |acc, c| {
-            if acc.halt.is_some() {
+        (1..ranges).fold(part(range(0)), |acc, c| {
+            if acc.done() {
                 acc
             } else {
                 acc.then(part(range(c)))
@@ -243,55 +277,69 @@ pub(crate) fn scan<T: NoiseFloat>(
 ) -> Scan<T> {
     let mut out = Scan::new(policy);
     let mut start = 0;
-    while start < noise.len() {
+    while start < noise.len() && out.halt.is_none() {
         let end = (start + BLOCK).min(noise.len());
-        let bar = out.standings.bar();
-        let look = lanes::look(
-            form,
-            weights.range(start..end),
-            &noise[start..end],
-            bar.unwrap_or(T::ZERO),
-            policy,
-        );
-        out.clean &= look.clean;
-        if !(look.quiet && bar.is_some()) {
-            // Rescan lane by lane: a step of LANES tokens that cannot clear the
-            // current bar is skipped, the others go through `push` in order.
-            // Steps that could not clear the bar the block started with are
-            // skipped without a look: a token that cannot change the
-            // standings cannot change them after more tokens were entered
-            // (they keep the top two of a strict total order).
-            let mut flags = match bar {
-                Some(bar) => {
-                    lanes::loud_steps(form, weights.range(start..end), &noise[start..end], bar)
-                }
-                None => u32::MAX,
-            };
-            while flags != 0 {
-                let i = start + flags.trailing_zeros() as usize * LANES;
-                flags &= flags - 1;
-                if i >= end {
-                    break;
-                }
-                let step = (i + LANES).min(end);
-                let quiet = out.standings.bar().is_some_and(|bar| {
-                    lanes::look(form, weights.range(i..step), &noise[i..step], bar, policy).quiet
-                });
-                if !quiet {
-                    for (j, &n) in noise.iter().enumerate().take(step).skip(i) {
-                        let s = form.score(weights.get(j), n);
-                        if s.is_nan() && policy == NanPolicy::Reject {
-                            out.halt = Some(offset + j);
-                            return out;
-                        }
-                        out.standings.push(offset + j, s);
-                    }
-                }
-            }
-        }
+        block(&mut out, form, weights, noise, policy, offset, start..end);
         start = end;
     }
     out
+}
+
+/// Scans the block `range` of a chunk into `out` (which has not halted).
+#[inline(always)]
+pub(crate) fn block<T: NoiseFloat>(
+    out: &mut Scan<T>,
+    form: Form,
+    weights: Weights<'_>,
+    noise: &[T],
+    policy: NanPolicy,
+    offset: usize,
+    range: Range<usize>,
+) {
+    let Range { start, end } = range;
+    let bar = out.standings.bar();
+    let look = lanes::look(
+        form,
+        weights.range(start..end),
+        &noise[start..end],
+        bar.unwrap_or(T::ZERO),
+        policy,
+    );
+    out.clean &= look.clean;
+    if look.quiet && bar.is_some() {
+        return;
+    }
+    // Rescan lane by lane: a step of LANES tokens that cannot clear the
+    // current bar is skipped, the others go through `push` in order. Steps
+    // that could not clear the bar the block started with are skipped
+    // without a look: a token that cannot change the standings cannot change
+    // them after more tokens were entered (they keep the top two of a strict
+    // total order).
+    let mut flags = match bar {
+        Some(bar) => lanes::loud_steps(form, weights.range(start..end), &noise[start..end], bar),
+        None => u32::MAX,
+    };
+    while flags != 0 {
+        let i = start + flags.trailing_zeros() as usize * LANES;
+        flags &= flags - 1;
+        if i >= end {
+            break;
+        }
+        let step = (i + LANES).min(end);
+        let quiet = out.standings.bar().is_some_and(|bar| {
+            lanes::look(form, weights.range(i..step), &noise[i..step], bar, policy).quiet
+        });
+        if !quiet {
+            for (j, &n) in noise.iter().enumerate().take(step).skip(i) {
+                let s = form.score(weights.get(j), n);
+                if s.is_nan() && policy == NanPolicy::Reject {
+                    out.halt = Some(offset + j);
+                    return;
+                }
+                out.standings.push(offset + j, s);
+            }
+        }
+    }
 }
 
 #[cfg(test)]

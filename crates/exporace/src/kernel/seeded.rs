@@ -61,7 +61,7 @@ pub fn race_seeded<T: NoiseFloat>(
 ) -> Result<RaceResult<T>> {
     validate::vocab(weights.len())?;
     validate::size("vocabulary size", weights.len())?;
-    let scan = split(weights.len(), SEEDED_CHUNK, policy, |r| {
+    let scan = split(weights.len(), SEEDED_CHUNK, |r| {
         scan_seeded::<T>(
             form,
             &weights[r.clone()],

@@ -120,7 +120,7 @@ fn lanes_equal_scalar<T: NoiseFloat>() {
                         race(form, w, &r.noise, policy).finish(|i| (w.get(i), r.noise[i].to_f64()));
                     assert_eq!(key(got), want, "case {case} {w:?} {form:?} {policy}");
                     let chunk = 1 + mix.below(700) as usize;
-                    let split = split_into(r.noise.len(), chunk, policy, |c| {
+                    let split = split_into(r.noise.len(), chunk, |c| {
                         scan(
                             form,
                             w.range(c.clone()),
@@ -316,9 +316,11 @@ fn bit_checks_report_every_lane_and_accept_doubted_values() {
 
 /// The zeroed token's score is `0 * inv_q`, not what its target probability
 /// gives: with a bar of `+inf`, `0.5 * inf` cannot clear it but `0 * inf` is
-/// NaN, which wins under `first_nan_wins`. The lanes must mark its step.
+/// NaN, which wins under `first_nan_wins`. The lanes must mark its step,
+/// alone and in a group of rows sharing the noise.
 #[test]
 fn zeroed_token_is_rescanned_past_an_infinite_bar() {
+    use super::shared::race_shared;
     let n = 3 * BLOCK;
     let p = alloc::vec![0.5f32; n];
     for zero in [BLOCK + 5, 2 * BLOCK + LANES - 1, n - 1] {
@@ -330,13 +332,43 @@ fn zeroed_token_is_rescanned_past_an_infinite_bar() {
             p: &p,
             zero: Some(zero),
         };
+        let others = Weights::Zeroed { p: &p, zero: None };
         for policy in NanPolicy::ALL {
             let want = key(scalar(Form::Mul, w, &inv_q, policy));
             let got = race(Form::Mul, w, &inv_q, policy).finish(|i| (w.get(i), inv_q[i]));
             assert_eq!(key(got), want, "{zero} {policy}");
+            for (count, at) in [(2, 1), (4, 3), (4, 0)] {
+                let mut rows = alloc::vec![others; count];
+                rows[at] = w;
+                let scans = race_shared(&rows, &inv_q, policy);
+                let got = scans[at].finish(|i| (w.get(i), inv_q[i]));
+                assert_eq!(key(got), want, "{zero} {policy} row {at} of {count}");
+            }
         }
         let first = key(scalar(Form::Mul, w, &inv_q, NanPolicy::FirstNanWins));
         assert_eq!(first.map(|r| r.0), Ok(zero));
+    }
+}
+
+/// A runner-up scoring `-0.0` ties `+0.0`: a group pass comparing raw bits
+/// against the bar's would let every positive score through as quiet.
+#[test]
+fn shared_rows_see_past_a_negative_zero_bar() {
+    use super::shared::race_shared;
+    let n = 3 * BLOCK;
+    let mut p = alloc::vec![0.0f32; n];
+    p[0] = -0.0;
+    p[1] = -0.0;
+    let later = 2 * BLOCK + 9;
+    p[later] = 0.5;
+    let noise = alloc::vec![1.0f32; n];
+    let rows = alloc::vec![Weights::Plain(&p); 4];
+    for policy in NanPolicy::ALL {
+        for scan in race_shared(&rows, &noise, policy) {
+            let got = key(scan.finish(|i| (p[i], 1.0)));
+            assert_eq!(got, key(scalar(Form::Mul, rows[0], &noise, policy)));
+            assert_eq!(got.map(|r| r.0), Ok(later), "{policy}");
+        }
     }
 }
 
@@ -473,6 +505,127 @@ fn div_quick_finds_every_score_above_the_bar<T: NoiseFloat>() {
     assert!(checked > 100_000, "{checked} scores checked");
 }
 
+/// Rows of one kind (sometimes of mixed kinds) sharing one noise row, as a
+/// request's draft positions share its `inv_q` row.
+struct Shared<T> {
+    rows: Vec<Row<T>>,
+    noise: Vec<T>,
+    kinds: Vec<usize>,
+}
+
+fn shared<T: NoiseFloat>(mix: &mut Mix) -> Shared<T> {
+    let base = row::<T>(mix);
+    let n = base.noise.len();
+    let count = 1 + mix.below(7) as usize;
+    let rows = (0..count)
+        .map(|_| {
+            let shape = mix.below(12);
+            Row {
+                p: (0..n).map(|i| mix.weight(i, shape)).collect(),
+                d: (0..n).map(|i| mix.weight(i, shape + 3)).collect(),
+                noise: Vec::new(),
+                zero: (mix.below(2) == 0).then(|| mix.below(n as u64) as usize),
+            }
+        })
+        .collect();
+    let kind = mix.below(3) as usize;
+    let mixed = mix.below(5) == 0;
+    let kinds = (0..count)
+        .map(|_| if mixed { mix.below(3) as usize } else { kind })
+        .collect();
+    Shared {
+        rows,
+        noise: base.noise,
+        kinds,
+    }
+}
+
+impl<T> Shared<T> {
+    fn weights(&self) -> Vec<Weights<'_>> {
+        self.rows
+            .iter()
+            .zip(&self.kinds)
+            .map(|(r, &k)| kinds(r)[k])
+            .collect()
+    }
+}
+
+/// Rows raced together against one noise row give each row's scalar
+/// result, bit for bit, whole and split into chunks, in groups of 1 to 7
+/// rows (padded groups, a row left alone, mixed kinds).
+fn shared_rows_equal_scalar<T: NoiseFloat>() {
+    use super::shared::{race_shared, scan_shared};
+    let mut mix = Mix(0x5EED_0007);
+    for case in 0..400 {
+        let s = shared::<T>(&mut mix);
+        let weights = s.weights();
+        let n = s.noise.len();
+        for policy in NanPolicy::ALL {
+            let want: Vec<Bits> = weights
+                .iter()
+                .map(|&w| key(scalar(Form::Mul, w, &s.noise, policy)))
+                .collect();
+            let finish = |scans: Vec<Scan<T>>| -> Vec<Bits> {
+                scans
+                    .into_iter()
+                    .zip(&weights)
+                    .map(|(scan, w)| key(scan.finish(|i| (w.get(i), s.noise[i].to_f64()))))
+                    .collect()
+            };
+            let got = finish(race_shared(&weights, &s.noise, policy));
+            assert_eq!(got, want, "case {case} {:?} {policy}", s.kinds);
+            let chunk = 1 + mix.below(1500) as usize;
+            let split = split_into(n, chunk, |c| scan_shared(&weights, &s.noise, policy, c));
+            assert_eq!(finish(split), want, "case {case} chunk {chunk} {policy}");
+        }
+    }
+}
+
+/// An invalid weight in any row, or negative noise, leaves some scan of the
+/// group unclean, so that the full checks run and report it, including a
+/// negative weight whose score's sign does not show it.
+#[test]
+fn shared_scans_flag_every_invalid_value() {
+    use super::shared::race_shared;
+    let n = 3 * BLOCK + 5;
+    let p = alloc::vec![0.5f32; n];
+    let noise = alloc::vec![1.0f64; n];
+    let all_clean = |rows: &[Vec<f32>], noise: &[f64]| {
+        let weights: Vec<Weights<'_>> = rows.iter().map(|p| Weights::Plain(p)).collect();
+        race_shared(&weights, noise, NanPolicy::NanNeverWins)
+            .iter()
+            .all(|s| s.clean)
+    };
+    for count in [2, 3, 4, 5] {
+        let rows = alloc::vec![p.clone(); count];
+        assert!(all_clean(&rows, &noise), "{count}");
+        for bad in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY, -1e-30] {
+            for (row, at) in [(0, 2 * BLOCK + 7), (count - 1, n - 1), (1, LANES - 1)] {
+                let mut rows = rows.clone();
+                rows[row][at] = bad;
+                assert!(!all_clean(&rows, &noise), "{count} {bad} row {row} at {at}");
+            }
+        }
+        for bad in [-1.0, -1e-300, f64::NEG_INFINITY] {
+            for at in [2 * BLOCK + 7, n - 1] {
+                let mut noise = noise.clone();
+                noise[at] = bad;
+                assert!(!all_clean(&rows, &noise), "{count} noise {bad} at {at}");
+            }
+        }
+        // A negative weight whose score the noise's sign hides: times
+        // `-0.0` (valid noise) it scores `+0.0`, times `-1` it is positive.
+        for q in [-0.0, -1.0] {
+            let at = 2 * BLOCK + 7;
+            let mut rows = rows.clone();
+            rows[count - 1][at] = -0.25;
+            let mut noise = noise.clone();
+            noise[at] = q;
+            assert!(!all_clean(&rows, &noise), "{count} weight -0.25, noise {q}");
+        }
+    }
+}
+
 /// One test per noise precision for each generic check.
 macro_rules! both_precisions {
     ($($check:ident => $f32:ident, $f64:ident;)*) => {$(
@@ -490,6 +643,7 @@ macro_rules! both_precisions {
 
 both_precisions! {
     lanes_equal_scalar => lanes_equal_scalar_f32, lanes_equal_scalar_f64;
+    shared_rows_equal_scalar => shared_rows_equal_scalar_f32, shared_rows_equal_scalar_f64;
     quick_agrees_with_full => quick_agrees_with_full_f32, quick_agrees_with_full_f64;
     div_quick_finds_every_score_above_the_bar =>
         div_quick_finds_every_score_above_the_bar_f32, div_quick_finds_every_score_above_the_bar_f64;
