@@ -178,28 +178,42 @@ impl<T: NoiseFloat> Recover<T> {
     }
 
     /// Reads what the recover kernel reads, in its order, and does nothing
-    /// else: for each draft position, its target row and its request's
-    /// `inv_q` row side by side (a vectorised wrapping sum of their bits),
-    /// positions spread over the current rayon pool as the kernel spreads
-    /// them. Each request's `inv_q` row is read once per position: after the
-    /// first from L2 or L3, no longer from DRAM. The bandwidth of this
-    /// access pattern, next to [`probe`]'s flat read of the same bytes,
-    /// says how much of a kernel's distance from the probe is its pattern.
+    /// else (a vectorised wrapping sum of the bits): per request, spans of
+    /// 4 KiB of its `inv_q` row, each followed by the same tokens of its
+    /// draft positions' target rows, the rows split over the current rayon
+    /// pool as the kernel splits them (one chunk per thread, at least
+    /// 8192 tokens). Each byte is read once, as by [`probe`], but from five
+    /// interleaved streams; the time of this read, next to [`probe`]'s flat
+    /// read of the same bytes, says how much of a kernel's distance from the
+    /// probe is its access pattern.
     pub fn read_pattern(&self) -> u32 {
         use rayon::prelude::*;
         let v = self.v;
-        (0..self.drafts.len())
+        let span = 4096 / core::mem::size_of::<T>();
+        let chunk = (v.div_ceil(rayon::current_num_threads())).max(8192);
+        let chunks = v.div_ceil(chunk);
+        (0..self.cu.len() * chunks)
             .into_par_iter()
-            .map(|t| {
-                let r = t / DRAFTS;
-                let p = &self.target[t * v..(t + 1) * v];
-                let n = &self.inv_q[r * v..(r + 1) * v];
-                p.iter().zip(n).fold(0u32, |a, (&w, &q)| {
-                    let q = q.to_bits();
-                    a.wrapping_add(w.to_bits())
-                        .wrapping_add(q as u32)
-                        .wrapping_add((q >> 32) as u32)
-                })
+            .map(|job| {
+                let (r, c) = (job / chunks, job % chunks);
+                let noise = &self.inv_q[r * v..(r + 1) * v];
+                let rows = &self.target[r * DRAFTS * v..(r + 1) * DRAFTS * v];
+                let mut acc = 0u32;
+                let mut s = c * chunk;
+                let end = ((c + 1) * chunk).min(v);
+                while s < end {
+                    let e = (s + span).min(end);
+                    acc = noise[s..e].iter().fold(acc, |a, &q| {
+                        let q = q.to_bits();
+                        a.wrapping_add(q as u32).wrapping_add((q >> 32) as u32)
+                    });
+                    for t in 0..DRAFTS {
+                        let row = &rows[t * v + s..t * v + e];
+                        acc = row.iter().fold(acc, |a, &w| a.wrapping_add(w.to_bits()));
+                    }
+                    s = e;
+                }
+                acc
             })
             .reduce(|| 0, u32::wrapping_add)
     }

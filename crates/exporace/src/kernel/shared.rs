@@ -23,11 +23,10 @@ use crate::race::Form;
 /// the weights' take 6 of AVX-512's 32 vector registers (11 with f64).
 pub(crate) const GROUP: usize = 4;
 
-/// Bytes of noise per group pass: 1024 f32 or 512 f64 tokens, two blocks or
-/// one. A pass has a fixed cost (the bars, four verdicts): over 512 f32
-/// tokens it measured 10% slower in cache than over 1024, and over 2048 no
-/// faster; with f64 noise 1024 tokens were no faster than 512.
-const SPAN_BYTES: usize = 4096;
+/// Tokens per group pass (two blocks). A pass has a fixed cost (the bars,
+/// four verdicts): over 512 tokens it measured 10% slower in cache than
+/// over 1024 (f32 and f64 noise), and over 2048 no faster.
+const SPAN: usize = 2 * BLOCK;
 
 /// The races `argmax_v w_k[v] * noise[v]`, one scan per entry of `weights`
 /// (equal lengths), the noise row split into chunks over rayon's pool as
@@ -82,11 +81,10 @@ fn scan_group<T: NoiseFloat>(
     offset: usize,
 ) -> [Scan<T>; GROUP] {
     let padded: [Weights<'_>; GROUP] = core::array::from_fn(|k| rows[k.min(rows.len() - 1)]);
-    let span = SPAN_BYTES / core::mem::size_of::<T>();
     let mut outs = [Scan::new(policy); GROUP];
     let mut start = 0;
     while start < noise.len() {
-        let end = (start + span).min(noise.len());
+        let end = (start + SPAN).min(noise.len());
         let bars = outs.map(|o| o.standings.bar());
         let look = look_group(
             padded.map(|w| w.range(start..end)),
@@ -113,41 +111,81 @@ fn scan_group<T: NoiseFloat>(
 
 /// What the group pass found in one span of tokens.
 #[derive(Clone, Copy, Debug)]
-struct GroupLook {
+pub(super) struct GroupLook {
     /// Row `k`'s scores cannot change standings whose bar is `bars[k]`.
-    quiet: [bool; GROUP],
+    pub(super) quiet: [bool; GROUP],
     /// Every weight input of every row is valid (finite, not negative, not
     /// `-0.0`); with a row found quiet, so is the noise (see [`lanes`]).
     clean: bool,
 }
 
 /// The group pass over one span of every row; `None` for rows of mixed
-/// kinds, which are then scanned alone.
+/// kinds, which are then scanned alone. With f32 noise the scores are the
+/// race's own; with f64 noise they are bounds computed in f32 ([`upper`],
+/// [`lower_bar`]), half the work per token of f64 lanes.
 #[inline]
-fn look_group<T: NoiseFloat>(
+pub(super) fn look_group<T: NoiseFloat>(
     rows: [Weights<'_>; GROUP],
     noise: &[T],
     bars: [T; GROUP],
 ) -> Option<GroupLook> {
     if T::BITS == 32 {
-        by_kind::<T, i32>(rows, noise, bars)
+        let bars = bars.map(|b| (b >= T::ZERO).then_some(b));
+        by_kind::<T, T, i32>(rows, noise, bars, |q| q)
     } else {
-        by_kind::<T, i64>(rows, noise, bars)
+        let bars = bars.map(|b| lower_bar(b.to_f64()));
+        by_kind::<T, f32, i32>(rows, noise, bars, |q| upper(q.to_f64()))
     }
 }
 
+/// The smallest f32 at least `q` (`+inf` above the largest finite f32;
+/// NaN stays NaN, and a negative value stays negative or `-0.0`).
 #[inline(always)]
-fn by_kind<T: NoiseFloat, B: Bits>(
+fn upper(q: f64) -> f32 {
+    let r = q as f32;
+    f32::from_bits(r.to_bits() + u32::from((r as f64) < q))
+}
+
+/// An f32 bar for the bounds of [`upper`]: `None` (every token loud) for
+/// bars below `2^-100`, negative or NaN; else the largest f32 at most `b`,
+/// the bar shrunk by `2^-20`. A token whose f32 score `w * upper(q)` is at
+/// most it has an f64 score `w * q` at most the bar, however both round:
+/// with `x = w * upper(q) >= w * q` (weights are not negative while the
+/// inputs check holds), rounding to f32 gives a score at least
+/// `x (1 - 2^-24) - 2^-150` (normal or subnormal), so
+/// `x <= (b + 2^-150)(1 + 2^-23)`, and the f64 score is at most
+/// `x (1 + 2^-53) + 2^-1075`, with `b <= bar (1 - 2^-20)(1 + 2^-53)`: that
+/// is below `bar (1 - 2^-20)(1 + 2^-22) + 2^-148`, below the bar for any
+/// bar from `2^-100` (`2^-148 < 2^-48 bar`). A bar of `+inf` stays `+inf`:
+/// then only NaN scores are loud, and a NaN f64 score (`0 * inf` or NaN
+/// noise) has a NaN f32 score too.
+#[inline(always)]
+fn lower_bar(bar: f64) -> Option<f32> {
+    /// `2^-100` and `1 - 2^-20`, exact in f64.
+    const SMALLEST_BAR: f64 = f64::from_bits((1023 - 100) << 52);
+    const SHRINK: f64 = 1.0 - f64::from_bits((1023 - 20) << 52);
+    // NaN compares false.
+    (bar >= SMALLEST_BAR).then(|| {
+        let b = bar * SHRINK;
+        let t = b as f32;
+        f32::from_bits(t.to_bits() - u32::from((t as f64) > b))
+    })
+}
+
+#[inline(always)]
+fn by_kind<T: NoiseFloat, N: NoiseFloat, B: Bits>(
     rows: [Weights<'_>; GROUP],
     noise: &[T],
-    bars: [T; GROUP],
+    bars: [Option<N>; GROUP],
+    narrow: impl Fn(T) -> N + Copy,
 ) -> Option<GroupLook> {
     use Weights::{Plain, Residual, Zeroed};
     let p = rows.map(|w| match w {
         Plain(p) | Residual { p, .. } | Zeroed { p, .. } => p,
     });
+    let run = |d, weight| lanes::<T, N, B>(p, d, noise, bars, narrow, weight);
     match rows {
-        [Plain(_), Plain(_), Plain(_), Plain(_)] => Some(lanes::<T, B>(p, p, noise, bars, plain)),
+        [Plain(_), Plain(_), Plain(_), Plain(_)] => Some(run(p, plain as fn(f32, f32) -> f32)),
         [
             Residual { .. },
             Residual { .. },
@@ -158,10 +196,10 @@ fn by_kind<T: NoiseFloat, B: Bits>(
                 Residual { d, .. } => d,
                 Plain(p) | Zeroed { p, .. } => p,
             });
-            Some(lanes::<T, B>(p, d, noise, bars, residual))
+            Some(run(d, residual))
         }
         [Zeroed { .. }, Zeroed { .. }, Zeroed { .. }, Zeroed { .. }] => {
-            let mut look = lanes::<T, B>(p, p, noise, bars, plain);
+            let mut look = run(p, plain);
             for (quiet, w) in look.quiet.iter_mut().zip(rows) {
                 *quiet &= matches!(w, Zeroed { zero: None, .. });
             }
@@ -174,20 +212,23 @@ fn by_kind<T: NoiseFloat, B: Bits>(
 /// The lane loop of the group pass: `lanes::quick`'s two maxima per lane,
 /// the weights' inputs (kept once for the group) and each row's raw score
 /// bits in unsigned order (sign bit flipped, compared as signed integers),
-/// against each row's bar with its sign cleared. As there, while the
-/// weights are valid a score's sign is the noise's: a row found quiet has
-/// no NaN score, none above its bar and no noise below `+0.0` in the block,
-/// so the noise they all share is valid wherever one row is quiet. Rows that
-/// are not quiet go through their own [`block`] scan and its full checks.
+/// against each row's bar with its sign cleared (`None`: loud). Scores are
+/// computed in `N` from `narrow` of the noise. As in `lanes::quick`, while
+/// the weights are valid a score's sign is the noise's (`narrow` keeps
+/// signs): a row found quiet has no NaN score, none above its bar and no
+/// noise below `+0.0` in the span, so the noise they all share is valid
+/// wherever one row is quiet. Rows that are not quiet go through their own
+/// [`block`] scan and its full checks.
 #[inline(always)]
-fn lanes<T: NoiseFloat, B: Bits>(
+fn lanes<T: NoiseFloat, N: NoiseFloat, B: Bits>(
     p: [&[f32]; GROUP],
     d: [&[f32]; GROUP],
     noise: &[T],
-    bars: [T; GROUP],
+    bars: [Option<N>; GROUP],
+    narrow: impl Fn(T) -> N + Copy,
     weight: impl Fn(f32, f32) -> f32 + Copy,
 ) -> GroupLook {
-    let sign = 1u64 << (T::BITS - 1);
+    let sign = 1u64 << (N::BITS - 1);
     let flip = B::of(sign);
     let mut inputs = [0u32; LANES];
     // Raw bits 0 flip to the smallest signed integer.
@@ -202,12 +243,13 @@ fn lanes<T: NoiseFloat, B: Bits>(
         .zip(d0.iter().zip(d1).zip(d2.iter().zip(d3)));
     let [s0, s1, s2, s3] = &mut scores;
     for ((nl, ((p0, p1), (p2, p3))), ((d0, d1), (d2, d3))) in each {
+        let nl: [N; LANES] = core::array::from_fn(|l| narrow(nl[l]));
         // One closure per row, each with its own accumulator: written as a
         // loop over the rows, the accumulators stayed in memory.
         let mut row = |scores: &mut [B; LANES], pl: &[f32; LANES], dl: &[f32; LANES]| {
             for l in 0..LANES {
                 inputs[l] = inputs[l].max(pl[l].to_bits()).max(dl[l].to_bits());
-                let score = T::from_f32(weight(pl[l], dl[l])) * nl[l];
+                let score = N::from_f32(weight(pl[l], dl[l])) * nl[l];
                 scores[l] = scores[l].max(B::of(score.to_bits()) ^ flip);
             }
         };
@@ -218,18 +260,20 @@ fn lanes<T: NoiseFloat, B: Bits>(
     }
     let done = steps * LANES;
     for (i, &n) in nr.iter().enumerate() {
+        let n = narrow(n);
         for (k, scores) in scores.iter_mut().enumerate() {
             let (pv, dv) = (p[k][done + i], d[k][done + i]);
             inputs[0] = inputs[0].max(pv.to_bits()).max(dv.to_bits());
-            let score = T::from_f32(weight(pv, dv)) * n;
+            let score = N::from_f32(weight(pv, dv)) * n;
             scores[0] = scores[0].max(B::of(score.to_bits()) ^ flip);
         }
     }
     let quiet = core::array::from_fn(|k| {
-        // A bar of `-0.0` is the bar of `+0.0` (they tie).
-        let limit = B::of(bars[k].to_bits() & (sign - 1)) ^ flip;
-        let below = scores[k].iter().fold(true, |q, &x| q & (x <= limit));
-        below & (bars[k] >= T::ZERO)
+        bars[k].is_some_and(|bar| {
+            // A bar of `-0.0` is the bar of `+0.0` (they tie).
+            let limit = B::of(bar.to_bits() & (sign - 1)) ^ flip;
+            scores[k].iter().fold(true, |q, &x| q & (x <= limit))
+        })
     });
     GroupLook {
         quiet,

@@ -583,14 +583,17 @@ fn shared_rows_equal_scalar<T: NoiseFloat>() {
 
 /// An invalid weight in any row, or negative noise, leaves some scan of the
 /// group unclean, so that the full checks run and report it, including a
-/// negative weight whose score's sign does not show it.
-#[test]
-fn shared_scans_flag_every_invalid_value() {
+/// negative weight whose score's sign does not show it. Two leading
+/// tokens set every row's bar well above the others' scores, so that the
+/// group pass finds the later spans quiet.
+fn shared_scans_flag_every_invalid_value<T: NoiseFloat>() {
     use super::shared::race_shared;
     let n = 3 * BLOCK + 5;
-    let p = alloc::vec![0.5f32; n];
-    let noise = alloc::vec![1.0f64; n];
-    let all_clean = |rows: &[Vec<f32>], noise: &[f64]| {
+    let mut p = alloc::vec![0.5f32; n];
+    p[0] = 1.0;
+    p[1] = 1.0;
+    let noise = alloc::vec![T::from_f64(1.0); n];
+    let all_clean = |rows: &[Vec<f32>], noise: &[T]| {
         let weights: Vec<Weights<'_>> = rows.iter().map(|p| Weights::Plain(p)).collect();
         race_shared(&weights, noise, NanPolicy::NanNeverWins)
             .iter()
@@ -606,10 +609,10 @@ fn shared_scans_flag_every_invalid_value() {
                 assert!(!all_clean(&rows, &noise), "{count} {bad} row {row} at {at}");
             }
         }
-        for bad in [-1.0, -1e-300, f64::NEG_INFINITY] {
+        for bad in [-1.0, -1e-30, f64::NEG_INFINITY] {
             for at in [2 * BLOCK + 7, n - 1] {
                 let mut noise = noise.clone();
-                noise[at] = bad;
+                noise[at] = T::from_f64(bad);
                 assert!(!all_clean(&rows, &noise), "{count} noise {bad} at {at}");
             }
         }
@@ -620,10 +623,47 @@ fn shared_scans_flag_every_invalid_value() {
             let mut rows = rows.clone();
             rows[count - 1][at] = -0.25;
             let mut noise = noise.clone();
-            noise[at] = q;
+            noise[at] = T::from_f64(q);
             assert!(!all_clean(&rows, &noise), "{count} weight -0.25, noise {q}");
         }
     }
+}
+
+/// The group pass judges f64 noise through f32 bounds: a score one ulp
+/// above its bar is loud, over 300 binary orders of magnitude of noise and
+/// 140 of weight, alone in a row (the remainder loop) or in any lane of a
+/// step; and a score `2^-18` below its bar is quiet where the noise and the
+/// score are in f32's normal range, so the bounds do filter.
+#[test]
+fn f64_group_bounds_find_every_score_above_the_bar() {
+    use super::shared::{GROUP, look_group};
+    let mut mix = Mix(0x5EED_0008);
+    let (mut loud, mut quiet) = (0, 0);
+    for case in 0..200_000 {
+        let w = (0.5 + 0.5 * mix.unit() as f32) * 2f32.powi(mix.below(140) as i32 - 40);
+        let q = (0.5 + mix.unit()) * 2f64.powi(mix.below(300) as i32 - 150);
+        let s = w as f64 * q;
+        let len = if case % 2 == 0 { 1 } else { LANES };
+        let lane = mix.below(len as u64) as usize;
+        let mut p = alloc::vec![0.0f32; len];
+        p[lane] = w;
+        let mut noise = alloc::vec![1.0f64; len];
+        noise[lane] = q;
+        let rows = [Weights::Plain(&p); GROUP];
+        let look = |bar: f64| look_group(rows, &noise, [bar; GROUP]).expect("one kind");
+        let below = f64::from_bits(s.to_bits() - 1);
+        assert!(!look(below).quiet[0], "w {w:e} q {q:e} bar {below:e}");
+        loud += usize::from(below >= 1e-30);
+        let above = s * (1.0 + 2f64.powi(-18));
+        if (1e-37..1e37).contains(&q) && (1e-30..1e37).contains(&s) {
+            assert!(look(above).quiet[0], "w {w:e} q {q:e} bar {above:e}");
+            quiet += 1;
+        }
+    }
+    assert!(
+        loud > 100_000 && quiet > 20_000,
+        "{loud} loud, {quiet} quiet"
+    );
 }
 
 /// One test per noise precision for each generic check.
@@ -644,6 +684,8 @@ macro_rules! both_precisions {
 both_precisions! {
     lanes_equal_scalar => lanes_equal_scalar_f32, lanes_equal_scalar_f64;
     shared_rows_equal_scalar => shared_rows_equal_scalar_f32, shared_rows_equal_scalar_f64;
+    shared_scans_flag_every_invalid_value =>
+        shared_scans_flag_every_invalid_value_f32, shared_scans_flag_every_invalid_value_f64;
     quick_agrees_with_full => quick_agrees_with_full_f32, quick_agrees_with_full_f64;
     div_quick_finds_every_score_above_the_bar =>
         div_quick_finds_every_score_above_the_bar_f32, div_quick_finds_every_score_above_the_bar_f64;
