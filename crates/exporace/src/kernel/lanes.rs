@@ -170,19 +170,20 @@ fn steps<T: NoiseFloat, B: Bits, const MUL: bool>(
     let (pc, pr) = p.as_chunks::<LANES>();
     let (dc, dr) = d.as_chunks::<LANES>();
     let (nc, nr) = noise.as_chunks::<LANES>();
-    let mut flags = 0u32;
-    for (k, ((pl, dl), nl)) in pc.iter().zip(dc).zip(nc).enumerate() {
-        let mut any = false;
-        for l in 0..LANES {
-            any |= loud(pl[l], dl[l], nl[l]);
-        }
-        flags |= (any as u32) << k;
-    }
-    let mut any = false;
+    let mut rest = false;
     for ((&pv, &dv), &nv) in pr.iter().zip(dr).zip(nr) {
-        any |= loud(pv, dv, nv);
+        rest |= loud(pv, dv, nv);
     }
-    flags | (any as u32) << (pc.len() % 32)
+    // The steps from the last to the first, each shifting the flags: the
+    // recurrence keeps LLVM from vectorising across steps (lane `l` of 16
+    // steps at once, with gathers), so each step's lanes are compared side
+    // by side and folded with one mask test.
+    let mut flags = u64::from(rest);
+    for ((pl, dl), nl) in pc.iter().zip(dc).zip(nc).rev() {
+        let louds: [bool; LANES] = core::array::from_fn(|l| loud(pl[l], dl[l], nl[l]));
+        flags = flags << 1 | u64::from(louds.iter().fold(false, |a, &x| a | x));
+    }
+    flags as u32
 }
 
 /// A plain weight.
