@@ -2,9 +2,9 @@
 //! positions of one request, each raced against the request's `inv_q` row.
 //!
 //! Scanned one after the other, the rows would read the noise row once each
-//! (from L2 or L3 after the first, and at recover's batch 64 the kernel read
-//! its bytes at 0.6 of a flat read's bandwidth, most of it lost to that
-//! access pattern). Here up to [`GROUP`] rows go through one lane pass
+//! (from L2 or L3 after the first), an order of reads that alone cost more
+//! than the kernel's arithmetic at recover's batch 64 (benches/README.md).
+//! Here up to [`GROUP`] rows go through one lane pass
 //! together, each step loading [`LANES`] noise values once for all of them,
 //! and the noise row streams from memory once. Where the group pass does not
 //! find a span of tokens quiet for a row, that row's blocks go through its
@@ -138,35 +138,43 @@ pub(super) fn look_group<T: NoiseFloat>(
     }
 }
 
-/// The smallest f32 at least `q` (`+inf` above the largest finite f32;
-/// NaN stays NaN, and a negative value stays negative or `-0.0`).
+/// `2^64`: [`upper`]'s scale, which lifts the noise of the scores that
+/// matter away from f32's subnormal range.
+const SCALE: f64 = f64::from_bits((1023 + 64) << 52);
+
+/// `q 2^64` rounded to f32: within `2^-24` of it (relative) where that is in
+/// f32's normal range, within `2^-150` (absolute) below it; `+inf` from
+/// f32's largest value up, NaN from NaN, and negative or `-0.0` from a
+/// negative value. One multiply and one conversion, where rounding `q` up
+/// exactly takes a conversion back and a compare as well.
 #[inline(always)]
 fn upper(q: f64) -> f32 {
-    let r = q as f32;
-    f32::from_bits(r.to_bits() + u32::from((r as f64) < q))
+    (q * SCALE) as f32
 }
 
-/// An f32 bar for the bounds of [`upper`]: `None` (every token loud) for
-/// bars below `2^-100`, negative or NaN; else the largest f32 at most `b`,
-/// the bar shrunk by `2^-20`. A token whose f32 score `w * upper(q)` is at
-/// most it has an f64 score `w * q` at most the bar, however both round:
-/// with `x = w * upper(q) >= w * q` (weights are not negative while the
-/// inputs check holds), rounding to f32 gives a score at least
-/// `x (1 - 2^-24) - 2^-150` (normal or subnormal), so
-/// `x <= (b + 2^-150)(1 + 2^-23)`, and the f64 score is at most
-/// `x (1 + 2^-53) + 2^-1075`, with `b <= bar (1 - 2^-20)(1 + 2^-53)`: that
-/// is below `bar (1 - 2^-20)(1 + 2^-22) + 2^-148`, below the bar for any
-/// bar from `2^-100` (`2^-148 < 2^-48 bar`). A bar of `+inf` stays `+inf`:
-/// then only NaN scores are loud, and a NaN f64 score (`0 * inf` or NaN
-/// noise) has a NaN f32 score too.
+/// An f32 bar for the scores of [`upper`]: `None` (every token loud) for
+/// bars below `2^-40`, negative or NaN; else the largest f32 at most `b`,
+/// the bar scaled by `2^64` and shrunk by `2^-20` (rounded in f64). A token
+/// whose f32 score `w * upper(q)` is at most it has an f64 score `w * q` at
+/// most the bar, however they round. With `x = w * upper(q)` and weights in
+/// `[0, 2^128)` (while the inputs check holds), `w q 2^64 (1 - 2^-24) <= x
+/// + w 2^-150` ([`upper`], the f64 product's rounding included); rounding
+/// to f32 gives a score at least `x (1 - 2^-24) - 2^-150`, so `x <= (b +
+/// 2^-150)(1 + 2^-23)`; with `b <= bar 2^64 (1 - 2^-20)(1 + 2^-53)`,
+/// `w q <= bar (1 - 2^-20)(1 + 2^-22) + 2^-85`, and the f64 score, at most
+/// `w q (1 + 2^-53) + 2^-1075`, is below the bar for any bar from `2^-40`
+/// (`2^-84 < 2^-44 bar`). Bars below `2^-40` and noise from `2^64` up
+/// (whose scores overflow f32) leave their rows to the exact scan. A bar of `+inf` stays `+inf`: then only
+/// NaN scores are loud, and a NaN f64 score (`0 * inf` or NaN noise) has a
+/// NaN f32 score too.
 #[inline(always)]
 fn lower_bar(bar: f64) -> Option<f32> {
-    /// `2^-100` and `1 - 2^-20`, exact in f64.
-    const SMALLEST_BAR: f64 = f64::from_bits((1023 - 100) << 52);
-    const SHRINK: f64 = 1.0 - f64::from_bits((1023 - 20) << 52);
+    /// `2^-40`, and `2^64 (1 - 2^-20)`, exact in f64.
+    const SMALLEST_BAR: f64 = f64::from_bits((1023 - 40) << 52);
+    const SCALE_DOWN: f64 = f64::from_bits(((1023 + 63) << 52) | ((1 << 52) - (1 << 33)));
     // NaN compares false.
     (bar >= SMALLEST_BAR).then(|| {
-        let b = bar * SHRINK;
+        let b = bar * SCALE_DOWN;
         let t = b as f32;
         f32::from_bits(t.to_bits() - u32::from((t as f64) > b))
     })

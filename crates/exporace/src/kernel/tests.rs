@@ -630,10 +630,11 @@ fn shared_scans_flag_every_invalid_value<T: NoiseFloat>() {
 }
 
 /// The group pass judges f64 noise through f32 bounds: a score one ulp
-/// above its bar is loud, over 300 binary orders of magnitude of noise and
+/// above its bar is loud, over 400 binary orders of magnitude of noise and
 /// 140 of weight, alone in a row (the remainder loop) or in any lane of a
-/// step; and a score `2^-18` below its bar is quiet where the noise and the
-/// score are in f32's normal range, so the bounds do filter.
+/// step; and a score `2^-18` below its bar is quiet for noise from `1e-30`
+/// to `1e18` and scores from `1e-11` (bars from `2^-40`), so the bounds do
+/// filter.
 #[test]
 fn f64_group_bounds_find_every_score_above_the_bar() {
     use super::shared::{GROUP, look_group};
@@ -641,7 +642,7 @@ fn f64_group_bounds_find_every_score_above_the_bar() {
     let (mut loud, mut quiet) = (0, 0);
     for case in 0..200_000 {
         let w = (0.5 + 0.5 * mix.unit() as f32) * 2f32.powi(mix.below(140) as i32 - 40);
-        let q = (0.5 + mix.unit()) * 2f64.powi(mix.below(300) as i32 - 150);
+        let q = (0.5 + mix.unit()) * 2f64.powi(mix.below(400) as i32 - 250);
         let s = w as f64 * q;
         let len = if case % 2 == 0 { 1 } else { LANES };
         let lane = mix.below(len as u64) as usize;
@@ -653,9 +654,9 @@ fn f64_group_bounds_find_every_score_above_the_bar() {
         let look = |bar: f64| look_group(rows, &noise, [bar; GROUP]).expect("one kind");
         let below = f64::from_bits(s.to_bits() - 1);
         assert!(!look(below).quiet[0], "w {w:e} q {q:e} bar {below:e}");
-        loud += usize::from(below >= 1e-30);
+        loud += usize::from(below >= 1e-11);
         let above = s * (1.0 + 2f64.powi(-18));
-        if (1e-37..1e37).contains(&q) && (1e-30..1e37).contains(&s) {
+        if (1e-30..1e18).contains(&q) && (1e-11..1e18).contains(&s) {
             assert!(look(above).quiet[0], "w {w:e} q {q:e} bar {above:e}");
             quiet += 1;
         }
