@@ -154,19 +154,24 @@ fn upper(q: f64) -> f32 {
 
 /// An f32 bar for the scores of [`upper`]: `None` (every token loud) for
 /// bars below `2^-40`, negative or NaN; else the largest f32 at most `b`,
-/// the bar scaled by `2^64` and shrunk by `2^-20` (rounded in f64). A token
-/// whose f32 score `w * upper(q)` is at most it has an f64 score `w * q` at
-/// most the bar, however they round. With `x = w * upper(q)` and weights in
-/// `[0, 2^128)` (while the inputs check holds), `w q 2^64 (1 - 2^-24) <= x
-/// + w 2^-150` ([`upper`], the f64 product's rounding included); rounding
-/// to f32 gives a score at least `x (1 - 2^-24) - 2^-150`, so `x <= (b +
-/// 2^-150)(1 + 2^-23)`; with `b <= bar 2^64 (1 - 2^-20)(1 + 2^-53)`,
-/// `w q <= bar (1 - 2^-20)(1 + 2^-22) + 2^-85`, and the f64 score, at most
-/// `w q (1 + 2^-53) + 2^-1075`, is below the bar for any bar from `2^-40`
-/// (`2^-84 < 2^-44 bar`). Bars below `2^-40` and noise from `2^64` up
-/// (whose scores overflow f32) leave their rows to the exact scan. A bar of `+inf` stays `+inf`: then only
-/// NaN scores are loud, and a NaN f64 score (`0 * inf` or NaN noise) has a
-/// NaN f32 score too.
+/// the bar scaled by `2^64` and shrunk by `2^-20` (rounded in f64).
+///
+/// A token whose f32 score `w * upper(q)` is at most it has an f64 score
+/// `w * q` at most the bar, however they round. Let `x = w * upper(q)`,
+/// with weights in `[0, 2^128)` while the inputs check holds:
+/// - [`upper`], the f64 product's rounding included, gives
+///   `w q 2^64 (1 - 2^-24) <= x + w 2^-150`;
+/// - rounding to f32 gives a score at least `x (1 - 2^-24) - 2^-150`, so
+///   `x <= (b + 2^-150) (1 + 2^-23)`;
+/// - with `b <= bar 2^64 (1 - 2^-20) (1 + 2^-53)`, that makes
+///   `w q <= bar (1 - 2^-20) (1 + 2^-22) + 2^-85`;
+/// - the f64 score, at most `w q (1 + 2^-53) + 2^-1075`, is then below the
+///   bar for any bar from `2^-40` (`2^-84 < 2^-44 bar`).
+///
+/// Bars below `2^-40`, noise from `2^64` up and scores from `2^64` up (which
+/// overflow f32) leave their rows to the exact scan. A bar of `+inf` stays
+/// `+inf`: then only NaN scores are loud, and a NaN f64 score (`0 * inf` or
+/// NaN noise) has a NaN f32 score too.
 #[inline(always)]
 fn lower_bar(bar: f64) -> Option<f32> {
     /// `2^-40`, and `2^64 (1 - 2^-20)`, exact in f64.
