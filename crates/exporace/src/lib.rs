@@ -54,6 +54,7 @@ mod float;
 #[cfg(feature = "alloc")]
 pub mod forensics;
 mod kernel;
+mod log1p_lanes;
 #[cfg(feature = "alloc")]
 pub mod models;
 pub mod mt19937;

@@ -12,6 +12,7 @@
 //! to the noise type. E = 0 has probability 2^-53 and gives `inv_q = +inf`.
 
 use crate::float::NoiseFloat;
+use crate::log1p_lanes::flipped_exp_lanes;
 use crate::philox::{key, philox4x32_10};
 
 /// Independent random streams of one seed, so that the noise of a race, the
@@ -113,15 +114,15 @@ fn unit53(w0: u32, w1: u32) -> f64 {
     bits as i64 as f64 * (1.0 / (1u64 << 53) as f64)
 }
 
-/// Fills `out` with `make(E)` for tokens `0..out.len()`: Philox on lanes of
-/// [`LANES`] tokens, then the transform (libm's `log1p`) per token.
+/// Fills `out` with `make(E)` for tokens `0..out.len()`: Philox and the
+/// transform on lanes of [`LANES`] tokens, the rest token by token.
 #[inline(always)]
 fn fill<T: NoiseFloat>(seed: u64, stream: Stream, row: u64, out: &mut [T], make: impl Fn(T) -> T) {
     let (steps, rest) = out.as_chunks_mut::<LANES>();
     for (c, step) in steps.iter_mut().enumerate() {
-        let u = uniforms::<LANES>(seed, stream, row, c * LANES);
-        for (slot, &u) in step.iter_mut().zip(&u) {
-            *slot = make(T::from_f64(flipped_exp(u)));
+        let e = flipped_exp_lanes(&uniforms::<LANES>(seed, stream, row, c * LANES));
+        for (slot, &e) in step.iter_mut().zip(&e) {
+            *slot = make(T::from_f64(e));
         }
     }
     let first = steps.len() * LANES;
