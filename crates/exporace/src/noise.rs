@@ -105,13 +105,21 @@ pub(crate) fn uniforms<const N: usize>(
     u
 }
 
-/// The 53-bit uniform of a block's first two words, as [`uniform53`].
+/// The 53-bit uniform of a block's first two words, as [`uniform53`], with
+/// no integer conversion: x86-64 has no vector one from 64-bit integers
+/// before AVX-512DQ, and with AVX2 LLVM converted lane by lane through
+/// scalar registers. The low 52 bits are the fraction of a number in
+/// `[1, 2)`, less 1 (exact: `k 2^-52`); bit 52 adds 1.0 (exact: the sum is
+/// on the same grid, below 2); halving is exact. So the value is
+/// `bits 2^-53`, the rounding-free product of [`uniform53`].
 #[inline(always)]
 fn unit53(w0: u32, w1: u32) -> f64 {
+    const ONE: u64 = 0x3ff0_0000_0000_0000;
     let bits = ((w0 as u64) << 32 | w1 as u64) >> 11;
-    // Below 2^53, so the signed conversion (a vector instruction on more
-    // targets than the unsigned one) is exact.
-    bits as i64 as f64 * (1.0 / (1u64 << 53) as f64)
+    let low = f64::from_bits(ONE | (bits & ((1 << 52) - 1))) - 1.0;
+    // 1.0 where bit 52 is set, else +0.0.
+    let top = f64::from_bits(0u64.wrapping_sub(bits >> 52) & ONE);
+    (low + top) * 0.5
 }
 
 /// Fills `out` with `make(E)` for tokens `0..out.len()`: Philox and the
@@ -201,6 +209,38 @@ mod tests {
     #[test]
     fn lane_fills_equal_scalar_f64() {
         lanes_equal_scalar::<f64>()
+    }
+
+    /// [`unit53`] against [`uniform53`]'s conversion: the words that give
+    /// 0, 1, bit 52 alone, the largest value, and 10^6 xorshift pairs.
+    #[test]
+    fn unit53_is_the_grid_value() {
+        let reference = |w0: u32, w1: u32| {
+            let bits = ((w0 as u64) << 32 | w1 as u64) >> 11;
+            bits as f64 * (1.0 / (1u64 << 53) as f64)
+        };
+        let mut pairs = alloc::vec![
+            (0, 0),
+            (0, 0x7ff),
+            (0, 0x800),
+            (0x8000_0000, 0),
+            (0x7fff_ffff, u32::MAX),
+            (u32::MAX, u32::MAX),
+        ];
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..1_000_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            pairs.push(((x >> 32) as u32, x as u32));
+        }
+        for (w0, w1) in pairs {
+            assert_eq!(
+                unit53(w0, w1).to_bits(),
+                reference(w0, w1).to_bits(),
+                "words {w0:#x} {w1:#x}"
+            );
+        }
     }
 
     #[test]
