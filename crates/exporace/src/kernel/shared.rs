@@ -13,7 +13,7 @@
 use alloc::vec::Vec;
 use core::ops::Range;
 
-use super::lanes::{Bits, plain, residual, valid_inputs};
+use super::lanes::{plain, residual, valid_inputs};
 use super::{BLOCK, CHUNK, LANES, Scan, Weights, block, scan, split};
 use crate::float::NoiseFloat;
 use crate::policy::NanPolicy;
@@ -130,11 +130,12 @@ pub(super) fn look_group<T: NoiseFloat>(
     bars: [T; GROUP],
 ) -> Option<GroupLook> {
     if T::BITS == 32 {
-        let bars = bars.map(|b| (b >= T::ZERO).then_some(b));
-        by_kind::<T, T, i32>(rows, noise, bars, |q| q)
+        // f32 to f64 and back is exact (LLVM drops the pair).
+        let bars = bars.map(|b| (b >= T::ZERO).then_some(b.to_f64() as f32));
+        by_kind(rows, noise, bars, |q| q.to_f64() as f32)
     } else {
         let bars = bars.map(|b| lower_bar(b.to_f64()));
-        by_kind::<T, f32, i32>(rows, noise, bars, |q| upper(q.to_f64()))
+        by_kind(rows, noise, bars, |q| upper(q.to_f64()))
     }
 }
 
@@ -186,17 +187,17 @@ fn lower_bar(bar: f64) -> Option<f32> {
 }
 
 #[inline(always)]
-fn by_kind<T: NoiseFloat, N: NoiseFloat, B: Bits>(
+fn by_kind<T: NoiseFloat>(
     rows: [Weights<'_>; GROUP],
     noise: &[T],
-    bars: [Option<N>; GROUP],
-    narrow: impl Fn(T) -> N + Copy,
+    bars: [Option<f32>; GROUP],
+    narrow: impl Fn(T) -> f32 + Copy,
 ) -> Option<GroupLook> {
     use Weights::{Plain, Residual, Zeroed};
     let p = rows.map(|w| match w {
         Plain(p) | Residual { p, .. } | Zeroed { p, .. } => p,
     });
-    let run = |d, weight| lanes::<T, N, B>(p, d, noise, bars, narrow, weight);
+    let run = |d, weight| lanes::<T>(p, d, noise, bars, narrow, weight);
     match rows {
         [Plain(_), Plain(_), Plain(_), Plain(_)] => Some(run(p, plain as fn(f32, f32) -> f32)),
         [
@@ -223,29 +224,27 @@ fn by_kind<T: NoiseFloat, N: NoiseFloat, B: Bits>(
 }
 
 /// The lane loop of the group pass: `lanes::quick`'s two maxima per lane,
-/// the weights' inputs (kept once for the group) and each row's raw score
-/// bits in unsigned order (sign bit flipped, compared as signed integers),
+/// the weights' inputs (kept once for the group) and each row's raw f32
+/// score bits as unsigned integers (SIMD128 and x86 compare 32-bit lanes
+/// unsigned: no sign flip as `lanes::quick` needs for 64-bit lanes),
 /// against each row's bar with its sign cleared (`None`: loud). Scores are
-/// computed in `N` from `narrow` of the noise. As in `lanes::quick`, while
+/// computed in f32 from `narrow` of the noise. As in `lanes::quick`, while
 /// the weights are valid a score's sign is the noise's (`narrow` keeps
 /// signs): a row found quiet has no NaN score, none above its bar and no
 /// noise below `+0.0` in the span, so the noise they all share is valid
 /// wherever one row is quiet. Rows that are not quiet go through their own
 /// [`block`] scan and its full checks.
 #[inline(always)]
-fn lanes<T: NoiseFloat, N: NoiseFloat, B: Bits>(
+fn lanes<T: NoiseFloat>(
     p: [&[f32]; GROUP],
     d: [&[f32]; GROUP],
     noise: &[T],
-    bars: [Option<N>; GROUP],
-    narrow: impl Fn(T) -> N + Copy,
+    bars: [Option<f32>; GROUP],
+    narrow: impl Fn(T) -> f32 + Copy,
     weight: impl Fn(f32, f32) -> f32 + Copy,
 ) -> GroupLook {
-    let sign = 1u64 << (N::BITS - 1);
-    let flip = B::of(sign);
     let mut inputs = [0u32; LANES];
-    // Raw bits 0 flip to the smallest signed integer.
-    let mut scores = [[flip; LANES]; GROUP];
+    let mut scores = [[0u32; LANES]; GROUP];
     let (nc, nr) = noise.as_chunks::<LANES>();
     let steps = nc.len();
     let [p0, p1, p2, p3] = p.map(|x| &x.as_chunks::<LANES>().0[..steps]);
@@ -256,14 +255,14 @@ fn lanes<T: NoiseFloat, N: NoiseFloat, B: Bits>(
         .zip(d0.iter().zip(d1).zip(d2.iter().zip(d3)));
     let [s0, s1, s2, s3] = &mut scores;
     for ((nl, ((p0, p1), (p2, p3))), ((d0, d1), (d2, d3))) in each {
-        let nl: [N; LANES] = core::array::from_fn(|l| narrow(nl[l]));
+        let nl: [f32; LANES] = core::array::from_fn(|l| narrow(nl[l]));
         // One closure per row, each with its own accumulator: written as a
         // loop over the rows, the accumulators stayed in memory.
-        let mut row = |scores: &mut [B; LANES], pl: &[f32; LANES], dl: &[f32; LANES]| {
+        let mut row = |scores: &mut [u32; LANES], pl: &[f32; LANES], dl: &[f32; LANES]| {
             for l in 0..LANES {
                 inputs[l] = inputs[l].max(pl[l].to_bits()).max(dl[l].to_bits());
-                let score = N::from_f32(weight(pl[l], dl[l])) * nl[l];
-                scores[l] = scores[l].max(B::of(score.to_bits()) ^ flip);
+                let score = weight(pl[l], dl[l]) * nl[l];
+                scores[l] = scores[l].max(score.to_bits());
             }
         };
         row(s0, p0, d0);
@@ -277,14 +276,14 @@ fn lanes<T: NoiseFloat, N: NoiseFloat, B: Bits>(
         for (k, scores) in scores.iter_mut().enumerate() {
             let (pv, dv) = (p[k][done + i], d[k][done + i]);
             inputs[0] = inputs[0].max(pv.to_bits()).max(dv.to_bits());
-            let score = N::from_f32(weight(pv, dv)) * n;
-            scores[0] = scores[0].max(B::of(score.to_bits()) ^ flip);
+            let score = weight(pv, dv) * n;
+            scores[0] = scores[0].max(score.to_bits());
         }
     }
     let quiet = core::array::from_fn(|k| {
         bars[k].is_some_and(|bar| {
             // A bar of `-0.0` is the bar of `+0.0` (they tie).
-            let limit = B::of(bar.to_bits() & (sign - 1)) ^ flip;
+            let limit = bar.to_bits() & 0x7fff_ffff;
             scores[k].iter().fold(true, |q, &x| q & (x <= limit))
         })
     });
