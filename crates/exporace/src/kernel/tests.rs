@@ -584,14 +584,14 @@ fn shared_rows_equal_scalar<T: NoiseFloat>() {
 /// An invalid weight in any row, or negative noise, leaves some scan of the
 /// group unclean, so that the full checks run and report it, including a
 /// negative weight whose score's sign does not show it. Two leading
-/// tokens set every row's bar well above the others' scores, so that the
-/// group pass finds the later spans quiet.
+/// tokens in the first two spans set every row's hint above the others'
+/// scores, so that the exact scans skip the later spans.
 fn shared_scans_flag_every_invalid_value<T: NoiseFloat>() {
     use super::shared::race_shared;
-    let n = 3 * BLOCK + 5;
+    let n = 6 * BLOCK + 5;
     let mut p = alloc::vec![0.5f32; n];
     p[0] = 1.0;
-    p[1] = 1.0;
+    p[2 * BLOCK] = 1.0;
     let noise = alloc::vec![T::from_f64(1.0); n];
     let all_clean = |rows: &[Vec<f32>], noise: &[T]| {
         let weights: Vec<Weights<'_>> = rows.iter().map(|p| Weights::Plain(p)).collect();
@@ -603,14 +603,14 @@ fn shared_scans_flag_every_invalid_value<T: NoiseFloat>() {
         let rows = alloc::vec![p.clone(); count];
         assert!(all_clean(&rows, &noise), "{count}");
         for bad in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY, -1e-30] {
-            for (row, at) in [(0, 2 * BLOCK + 7), (count - 1, n - 1), (1, LANES - 1)] {
+            for (row, at) in [(0, 4 * BLOCK + 7), (count - 1, n - 1), (1, LANES - 1)] {
                 let mut rows = rows.clone();
                 rows[row][at] = bad;
                 assert!(!all_clean(&rows, &noise), "{count} {bad} row {row} at {at}");
             }
         }
         for bad in [-1.0, -1e-30, f64::NEG_INFINITY] {
-            for at in [2 * BLOCK + 7, n - 1] {
+            for at in [4 * BLOCK + 7, n - 1] {
                 let mut noise = noise.clone();
                 noise[at] = T::from_f64(bad);
                 assert!(!all_clean(&rows, &noise), "{count} noise {bad} at {at}");
@@ -619,7 +619,7 @@ fn shared_scans_flag_every_invalid_value<T: NoiseFloat>() {
         // A negative weight whose score the noise's sign hides: times
         // `-0.0` (valid noise) it scores `+0.0`, times `-1` it is positive.
         for q in [-0.0, -1.0] {
-            let at = 2 * BLOCK + 7;
+            let at = 4 * BLOCK + 7;
             let mut rows = rows.clone();
             rows[count - 1][at] = -0.25;
             let mut noise = noise.clone();
@@ -629,17 +629,120 @@ fn shared_scans_flag_every_invalid_value<T: NoiseFloat>() {
     }
 }
 
+/// The zeroed token's key in the group pass is its target probability's
+/// score: it must not set a row's hint. Here it would (4.0 in span 0, with
+/// 3.0 in span 2), and the hint would then skip span 3, which holds the
+/// runner-up (2.0).
+#[test]
+fn zeroed_token_sets_no_hint() {
+    use super::shared::race_shared;
+    let span = 2 * BLOCK;
+    let n = 4 * span;
+    let mut p = alloc::vec![0.5f32; n];
+    let mut noise = alloc::vec![1.0f32; n];
+    let (zero, leader, runner_up) = (7, 2 * span + 3, 3 * span + 9);
+    (p[zero], noise[zero]) = (1.0, 4.0);
+    (p[leader], noise[leader]) = (1.0, 3.0);
+    (p[runner_up], noise[runner_up]) = (1.0, 2.0);
+    let w = Weights::Zeroed {
+        p: &p,
+        zero: Some(zero),
+    };
+    let want = key(scalar(Form::Mul, w, &noise, NanPolicy::Reject));
+    assert_eq!(
+        want,
+        Ok((
+            leader,
+            3f32.to_bits().into(),
+            Some((runner_up, 2f32.to_bits().into()))
+        ))
+    );
+    for count in [2, 4] {
+        let rows = alloc::vec![w; count];
+        for scan in race_shared(&rows, &noise, NanPolicy::Reject) {
+            assert_eq!(key(scan.finish(|i| (w.get(i), noise[i].into()))), want);
+        }
+    }
+}
+
+/// Long rows (3 to 8 spans of the group pass), where spans are skipped by
+/// each row's hint: ties between span maxima (weights and noise on small
+/// grids), odd spans (NaN, `+inf`, negative values, the zeroed token) among
+/// them, mixed kinds now and then, every policy; each row's result is the
+/// scalar one, bit for bit, whole and split into chunks.
+fn shared_long_rows_equal_scalar<T: NoiseFloat>() {
+    use super::shared::{race_shared, scan_shared};
+    let mut mix = Mix(0x5EED_0009);
+    for case in 0..120 {
+        let n = 2 * BLOCK * (3 + mix.below(6) as usize) + mix.below(40) as usize;
+        let grid = mix.below(2) == 0;
+        let special = mix.below(3) == 0;
+        let noise: Vec<T> = (0..n)
+            .map(|_| match grid {
+                true => T::from_f64(1.0 + mix.below(3) as f64),
+                false => mix.noise(special),
+            })
+            .collect();
+        let count = 2 + mix.below(4) as usize;
+        let draw = |mix: &mut Mix, shape: u64| -> Vec<f32> {
+            (0..n)
+                .map(|i| match grid {
+                    true => mix.below(4) as f32 * 0.25,
+                    false => mix.weight(i, shape),
+                })
+                .collect()
+        };
+        let rows: Vec<Row<T>> = (0..count)
+            .map(|_| {
+                let shape = 2 + mix.below(10);
+                Row {
+                    p: draw(&mut mix, shape),
+                    d: draw(&mut mix, shape + 3),
+                    noise: Vec::new(),
+                    zero: (mix.below(2) == 0).then(|| mix.below(n as u64) as usize),
+                }
+            })
+            .collect();
+        let kind = mix.below(3) as usize;
+        let mixed = mix.below(6) == 0;
+        let weights: Vec<Weights<'_>> = rows
+            .iter()
+            .map(|r| kinds(r)[if mixed { mix.below(3) as usize } else { kind }])
+            .collect();
+        for policy in NanPolicy::ALL {
+            let want: Vec<Bits> = weights
+                .iter()
+                .map(|&w| key(scalar(Form::Mul, w, &noise, policy)))
+                .collect();
+            let finish = |scans: Vec<Scan<T>>| -> Vec<Bits> {
+                scans
+                    .into_iter()
+                    .zip(&weights)
+                    .map(|(scan, w)| key(scan.finish(|i| (w.get(i), noise[i].to_f64()))))
+                    .collect()
+            };
+            let got = finish(race_shared(&weights, &noise, policy));
+            assert_eq!(got, want, "case {case} grid {grid} kind {kind} {policy}");
+            let chunk = 1 + mix.below(n as u64) as usize;
+            let split = split_into(n, chunk, |c| scan_shared(&weights, &noise, policy, c));
+            assert_eq!(finish(split), want, "case {case} chunk {chunk} {policy}");
+        }
+    }
+}
+
 /// The group pass judges f64 noise through f32 bounds: a score one ulp
-/// above its bar is loud, over 400 binary orders of magnitude of noise and
-/// 140 of weight, alone in a row (the remainder loop) or in any lane of a
-/// step; and a score `2^-18` below its bar is quiet for noise from `1e-30`
-/// to `1e18` and scores from `1e-11` (bars from `2^-40`), so the bounds do
-/// filter.
+/// above a bar is never shown below it, over 400 binary orders of magnitude
+/// of noise and 140 of weight, alone in a row (the remainder loop) or in any
+/// lane of a step; a score `2^-18` below its bar is shown below it for noise
+/// from `1e-30` to `1e18` and scores from `1e-11` (bars from `2^-40`), so
+/// the bounds do filter; and every score is at least its key's
+/// `score_floor` wherever that floor is used (where `lower_bar` of it is a
+/// bar).
 #[test]
 fn f64_group_bounds_find_every_score_above_the_bar() {
-    use super::shared::{GROUP, look_group};
+    use super::shared::{GROUP, look_group, lower_bar, score_floor};
     let mut mix = Mix(0x5EED_0008);
-    let (mut loud, mut quiet) = (0, 0);
+    let (mut loud, mut quiet, mut floors) = (0, 0, 0);
     for case in 0..200_000 {
         let w = (0.5 + 0.5 * mix.unit() as f32) * 2f32.powi(mix.below(140) as i32 - 40);
         let q = (0.5 + mix.unit()) * 2f64.powi(mix.below(400) as i32 - 250);
@@ -651,19 +754,25 @@ fn f64_group_bounds_find_every_score_above_the_bar() {
         let mut noise = alloc::vec![1.0f64; len];
         noise[lane] = q;
         let rows = [Weights::Plain(&p); GROUP];
-        let look = |bar: f64| look_group(rows, &noise, [bar; GROUP]).expect("one kind");
+        let key = look_group(rows, &noise).expect("one kind").keys[0];
+        let shown_below = |bar: f64| lower_bar(bar).is_some_and(|t| key <= t.to_bits());
         let below = f64::from_bits(s.to_bits() - 1);
-        assert!(!look(below).quiet[0], "w {w:e} q {q:e} bar {below:e}");
+        assert!(!shown_below(below), "w {w:e} q {q:e} bar {below:e}");
         loud += usize::from(below >= 1e-11);
         let above = s * (1.0 + 2f64.powi(-18));
         if (1e-30..1e18).contains(&q) && (1e-11..1e18).contains(&s) {
-            assert!(look(above).quiet[0], "w {w:e} q {q:e} bar {above:e}");
+            assert!(shown_below(above), "w {w:e} q {q:e} bar {above:e}");
             quiet += 1;
+        }
+        let floor = score_floor(key);
+        if key < f32::INFINITY.to_bits() && lower_bar(floor).is_some() {
+            assert!(s >= floor, "w {w:e} q {q:e} key {key:#x} floor {floor:e}");
+            floors += 1;
         }
     }
     assert!(
-        loud > 100_000 && quiet > 20_000,
-        "{loud} loud, {quiet} quiet"
+        loud > 100_000 && quiet > 20_000 && floors > 40_000,
+        "{loud} loud, {quiet} quiet, {floors} floors"
     );
 }
 
@@ -685,6 +794,8 @@ macro_rules! both_precisions {
 both_precisions! {
     lanes_equal_scalar => lanes_equal_scalar_f32, lanes_equal_scalar_f64;
     shared_rows_equal_scalar => shared_rows_equal_scalar_f32, shared_rows_equal_scalar_f64;
+    shared_long_rows_equal_scalar =>
+        shared_long_rows_equal_scalar_f32, shared_long_rows_equal_scalar_f64;
     shared_scans_flag_every_invalid_value =>
         shared_scans_flag_every_invalid_value_f32, shared_scans_flag_every_invalid_value_f64;
     quick_agrees_with_full => quick_agrees_with_full_f32, quick_agrees_with_full_f64;
