@@ -86,7 +86,7 @@ pub(crate) fn scan_shared<T: NoiseFloat>(
 /// spans (NaN, a sign bit, `+inf`, the zeroed token, rows of mixed kinds)
 /// are always scanned. Judged against the standings so far instead, every
 /// span that set a new record for a row (about `1 + ln(spans)` of them, the
-/// first always) took a full scan: a quarter of the pass's instructions at
+/// first always) took a full scan: a fifth of the pass's instructions at
 /// batch 1 (callgrind).
 fn scan_group<T: NoiseFloat>(
     rows: &[Weights<'_>],
