@@ -122,20 +122,54 @@ fn unit53(w0: u32, w1: u32) -> f64 {
     (low + top) * 0.5
 }
 
-/// Fills `out` with `make(E)` for tokens `0..out.len()`: Philox and the
-/// transform on lanes of [`LANES`] tokens, the rest token by token.
+/// Tokens per chunk when a fill is split across rayon's pool (with the
+/// `parallel` feature): rows of at least two chunks are split. Each value
+/// depends only on its address, so the bits do not depend on the split.
+#[cfg(feature = "parallel")]
+const FILL_CHUNK: usize = 1 << 14;
+
+/// Fills `out` with `make(E)` for tokens `0..out.len()`, in chunks over
+/// rayon's pool with the `parallel` feature (see [`FILL_CHUNK`]).
 #[inline(always)]
-fn fill<T: NoiseFloat>(seed: u64, stream: Stream, row: u64, out: &mut [T], make: impl Fn(T) -> T) {
+fn fill<T: NoiseFloat>(
+    seed: u64,
+    stream: Stream,
+    row: u64,
+    out: &mut [T],
+    make: impl Fn(T) -> T + Sync,
+) {
+    #[cfg(feature = "parallel")]
+    if out.len() >= 2 * FILL_CHUNK {
+        use rayon::prelude::*;
+        out.par_chunks_mut(FILL_CHUNK)
+            .enumerate()
+            .for_each(|(c, chunk)| fill_from(seed, stream, row, c * FILL_CHUNK, chunk, &make));
+        return;
+    }
+    fill_from(seed, stream, row, 0, out, &make);
+}
+
+/// Fills `out` with `make(E)` for tokens `first..first + out.len()`: Philox
+/// and the transform on lanes of [`LANES`] tokens, the rest token by token.
+#[inline(always)]
+fn fill_from<T: NoiseFloat>(
+    seed: u64,
+    stream: Stream,
+    row: u64,
+    first: usize,
+    out: &mut [T],
+    make: &impl Fn(T) -> T,
+) {
     let (steps, rest) = out.as_chunks_mut::<LANES>();
     for (c, step) in steps.iter_mut().enumerate() {
-        let e = flipped_exp_lanes(&uniforms::<LANES>(seed, stream, row, c * LANES));
+        let e = flipped_exp_lanes(&uniforms::<LANES>(seed, stream, row, first + c * LANES));
         for (slot, &e) in step.iter_mut().zip(&e) {
             *slot = make(T::from_f64(e));
         }
     }
-    let first = steps.len() * LANES;
+    let done = first + steps.len() * LANES;
     for (i, slot) in rest.iter_mut().enumerate() {
-        *slot = make(exp1(seed, stream, row, (first + i) as u32));
+        *slot = make(exp1(seed, stream, row, (done + i) as u32));
     }
 }
 
@@ -209,6 +243,32 @@ mod tests {
     #[test]
     fn lane_fills_equal_scalar_f64() {
         lanes_equal_scalar::<f64>()
+    }
+
+    /// Rows of several [`FILL_CHUNK`]s, filled on pools of 1 and 2
+    /// threads, hold [`exp1`]'s values token by token (the last chunk
+    /// ending inside a lane step).
+    #[cfg(feature = "parallel")]
+    #[test]
+    fn split_fills_equal_scalar() {
+        let n = 2 * FILL_CHUNK + 21;
+        for threads in [1, 2] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .expect("a rayon pool");
+            let (mut q, mut inv_q) = (alloc::vec![0.0f64; n], alloc::vec![0.0f32; n]);
+            pool.install(|| {
+                fill_q(7, Stream::Bonus, 1 << 33, &mut q);
+                fill_inv_q(7, Stream::Bonus, 1 << 33, &mut inv_q);
+            });
+            for i in (0..n).step_by(7).chain(n - 40..n) {
+                let e: f64 = exp1(7, Stream::Bonus, 1 << 33, i as u32);
+                assert_eq!(q[i].to_bits(), e.to_bits(), "q {threads} threads token {i}");
+                let e: f32 = exp1(7, Stream::Bonus, 1 << 33, i as u32);
+                assert_eq!(inv_q[i].to_bits(), (1.0 / e).to_bits(), "inv_q token {i}");
+            }
+        }
     }
 
     /// [`unit53`] against [`uniform53`]'s conversion: the words that give
