@@ -78,6 +78,36 @@ pub fn race_seeded<T: NoiseFloat>(
     scan.finish(|i| (weights[i], stored::<T>(form, seed, stream, row, i).to_f64()))
 }
 
+/// Whether no token of a step can enter the standings, from the step's
+/// largest weight and smallest uniform: rounding is monotone, so
+/// `max(w) * MARGIN <= bar * min(u)` in f64 implies `w * MARGIN <= bar * u`
+/// in f64 for every lane, which is the per-lane bound. One test per step
+/// instead of one per lane. The largest weight is taken on the weights'
+/// bits, which order finite weights that are not negative as their values;
+/// a step whose largest bits are not below those of `+inf` (a `-0.0`, a
+/// negative weight, an infinity or a NaN) is loud, and goes lane by lane.
+#[inline(always)]
+fn step_is_quiet(w: &[f32; LANES], u: &[f64; LANES], bar: f64) -> bool {
+    let mut top: [u32; LANES] = core::array::from_fn(|l| w[l].to_bits());
+    let mut low = *u;
+    let mut n = LANES;
+    while n > 1 {
+        n /= 2;
+        for l in 0..n {
+            top[l] = top[l].max(top[l + n]);
+            // No uniform is NaN: a plain select is the minimum.
+            low[l] = if low[l + n] < low[l] {
+                low[l + n]
+            } else {
+                low[l]
+            };
+        }
+    }
+    top[0] < f32::INFINITY.to_bits()
+        && low[0] > 0.0
+        && f32::from_bits(top[0]) as f64 * MARGIN <= bar * low[0]
+}
+
 /// Scans tokens `offset..offset + weights.len()`.
 fn scan_seeded<T: NoiseFloat>(
     form: Form,
@@ -115,6 +145,9 @@ fn scan_seeded<T: NoiseFloat>(
         }
         if let Some(bar) = bar {
             let u = noise::uniforms::<LANES>(seed, stream, row, first);
+            if step_is_quiet(w, &u, bar) {
+                continue;
+            }
             let mut loud = 0u32;
             for l in 0..LANES {
                 let quiet = (u[l] > 0.0) & (w[l] as f64 * MARGIN <= bar * u[l]);
