@@ -170,9 +170,12 @@ pub(super) struct GroupLook {
     /// above where a score is NaN, `+inf` or has its sign bit set; [`ODD`]
     /// where the span holds the row's zeroed token.
     pub(super) keys: [u32; GROUP],
-    /// Every weight input of every row is valid (finite, not negative, not
-    /// `-0.0`); then a key below [`INF`] also means valid noise (see
-    /// [`lanes`]).
+    /// With residual rows: every weight input of every row is valid
+    /// (finite, not negative, not `-0.0`), and then a key below [`INF`]
+    /// also means valid noise. With plain or zeroed rows: every noise value
+    /// is valid (its f32 form's bits below [`INF`]), and then a key below
+    /// [`INF`] also means valid weights. Either way, `clean` and a key below
+    /// [`INF`] make the span's values valid for that row (see [`lanes`]).
     clean: bool,
 }
 
@@ -279,9 +282,10 @@ fn by_kind<T: NoiseFloat>(
     let p = rows.map(|w| match w {
         Plain(p) | Residual { p, .. } | Zeroed { p, .. } => p,
     });
-    let run = |d, weight| lanes::<T>(p, d, noise, narrow, weight);
     match rows {
-        [Plain(_), Plain(_), Plain(_), Plain(_)] => Some(run(p, plain as fn(f32, f32) -> f32)),
+        [Plain(_), Plain(_), Plain(_), Plain(_)] => {
+            Some(lanes::<T, true>(p, p, noise, narrow, plain))
+        }
         [
             Residual { .. },
             Residual { .. },
@@ -292,10 +296,10 @@ fn by_kind<T: NoiseFloat>(
                 Residual { d, .. } => d,
                 Plain(p) | Zeroed { p, .. } => p,
             });
-            Some(run(d, residual))
+            Some(lanes::<T, false>(p, d, noise, narrow, residual))
         }
         [Zeroed { .. }, Zeroed { .. }, Zeroed { .. }, Zeroed { .. }] => {
-            let mut look = run(p, plain);
+            let mut look = lanes::<T, true>(p, p, noise, narrow, plain);
             for (key, w) in look.keys.iter_mut().zip(rows) {
                 if matches!(w, Zeroed { zero: Some(_), .. }) {
                     *key = ODD;
@@ -307,18 +311,31 @@ fn by_kind<T: NoiseFloat>(
     }
 }
 
-/// The lane loop of the group pass: `lanes::quick`'s two maxima per lane,
-/// the weights' inputs (kept once for the group) and each row's raw f32
-/// score bits as unsigned integers (SIMD128 and x86 compare 32-bit lanes
-/// unsigned: no sign flip as `lanes::quick` needs for 64-bit lanes), folded
-/// into each row's key. Scores are computed in f32 from `narrow` of the
-/// noise. As in `lanes::quick`, while the weights are valid a score's sign
-/// is the noise's (`narrow` keeps signs): a key below [`INF`] means no NaN
-/// score and no noise below `+0.0` in the span, so the noise they all share
-/// is valid wherever one row's key is. Odd spans go through each row's
-/// own [`block`] scan and its full checks.
+/// The lane loop of the group pass: per lane, a maximum of input bits
+/// (kept once for the group) and each row's raw f32 score bits as unsigned
+/// integers (SIMD128 and x86 compare 32-bit lanes unsigned: no sign flip
+/// as `lanes::quick` needs for 64-bit lanes), folded into each row's key.
+/// Scores are computed in f32 from `narrow` of the noise, which keeps signs
+/// and NaNs.
+///
+/// Which inputs are kept depends on `NOISE_CHECK`:
+/// - `false` (residual rows, `max(p - d, 0)`, where an invalid `d` can give a
+///   valid-looking weight): both weight inputs. While they are valid a
+///   score's sign is the noise's, so a key below [`INF`] means no NaN score
+///   and no noise below `+0.0` in the span.
+/// - `true` (plain and zeroed rows, whose weight is `p` itself): the
+///   narrowed noise and the first row's weights (kept together with the
+///   first row: kept apart, before the rows, the noise's maximum made LLVM
+///   vectorise across steps and assemble lanes one by one, 3x the
+///   instructions). While the noise is valid (from `+0.0` up, not `+inf`
+///   or NaN), a score `p * n` has a sign bit, is NaN or is `+inf` wherever
+///   `p` is negative, `-0.0`, NaN or `+inf` (`n = +0.0` included: `-x * 0`
+///   is `-0.0`, `inf * 0` NaN), so a row's key below [`INF`] means valid
+///   weights. Two maxima per lane instead of two per row.
+///
+/// Odd spans go through each row's own [`block`] scan and its full checks.
 #[inline(always)]
-fn lanes<T: NoiseFloat>(
+fn lanes<T: NoiseFloat, const NOISE_CHECK: bool>(
     p: [&[f32]; GROUP],
     d: [&[f32]; GROUP],
     noise: &[T],
@@ -339,25 +356,36 @@ fn lanes<T: NoiseFloat>(
     for ((nl, ((p0, p1), (p2, p3))), ((d0, d1), (d2, d3))) in each {
         let nl: [f32; LANES] = core::array::from_fn(|l| narrow(nl[l]));
         // One closure per row, each with its own accumulator: written as a
-        // loop over the rows, the accumulators stayed in memory.
-        let mut row = |scores: &mut [u32; LANES], pl: &[f32; LANES], dl: &[f32; LANES]| {
-            for l in 0..LANES {
-                inputs[l] = inputs[l].max(pl[l].to_bits()).max(dl[l].to_bits());
-                let score = weight(pl[l], dl[l]) * nl[l];
-                scores[l] = scores[l].max(score.to_bits());
-            }
-        };
-        row(s0, p0, d0);
-        row(s1, p1, d1);
-        row(s2, p2, d2);
-        row(s3, p3, d3);
+        // loop over the rows, the accumulators stayed in memory. The noise
+        // is kept with the first row: on its own, before the rows, LLVM
+        // assembled the lanes one by one (3x the instructions).
+        let mut row =
+            |scores: &mut [u32; LANES], pl: &[f32; LANES], dl: &[f32; LANES], first: bool| {
+                for l in 0..LANES {
+                    if !NOISE_CHECK || first {
+                        let other = if NOISE_CHECK { nl[l] } else { dl[l] };
+                        inputs[l] = inputs[l].max(pl[l].to_bits()).max(other.to_bits());
+                    }
+                    let score = weight(pl[l], dl[l]) * nl[l];
+                    scores[l] = scores[l].max(score.to_bits());
+                }
+            };
+        row(s0, p0, d0, true);
+        row(s1, p1, d1, false);
+        row(s2, p2, d2, false);
+        row(s3, p3, d3, false);
     }
     let done = steps * LANES;
     for (i, &n) in nr.iter().enumerate() {
         let n = narrow(n);
+        if NOISE_CHECK {
+            inputs[0] = inputs[0].max(n.to_bits());
+        }
         for (k, scores) in scores.iter_mut().enumerate() {
             let (pv, dv) = (p[k][done + i], d[k][done + i]);
-            inputs[0] = inputs[0].max(pv.to_bits()).max(dv.to_bits());
+            if !NOISE_CHECK {
+                inputs[0] = inputs[0].max(pv.to_bits()).max(dv.to_bits());
+            }
             let score = weight(pv, dv) * n;
             scores[0] = scores[0].max(score.to_bits());
         }

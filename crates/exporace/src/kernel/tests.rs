@@ -616,6 +616,25 @@ fn shared_scans_flag_every_invalid_value<T: NoiseFloat>() {
                 assert!(!all_clean(&rows, &noise), "{count} noise {bad} at {at}");
             }
         }
+        // An invalid draft probability that the residual hides: `p - d` is
+        // a valid weight for a negative `d`, and `0` for a NaN or `+inf`.
+        let d = alloc::vec![0.25f32; n];
+        for bad in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY, -1e-30] {
+            for (row, at) in [(0, 4 * BLOCK + 7), (count - 1, n - 1)] {
+                let mut ds = alloc::vec![d.clone(); count];
+                ds[row][at] = bad;
+                let weights: Vec<Weights<'_>> = rows
+                    .iter()
+                    .zip(&ds)
+                    .map(|(p, d)| Weights::Residual { p, d })
+                    .collect();
+                let scans = race_shared(&weights, &noise, NanPolicy::NanNeverWins);
+                assert!(
+                    !scans.iter().all(|s| s.clean),
+                    "{count} draft {bad} row {row} at {at}"
+                );
+            }
+        }
         // A negative weight whose score the noise's sign hides: times
         // `-0.0` (valid noise) it scores `+0.0`, times `-1` it is positive.
         for q in [-0.0, -1.0] {
