@@ -279,13 +279,29 @@ pub(crate) fn scan<T: NoiseFloat>(
     let mut start = 0;
     while start < noise.len() && out.halt.is_none() {
         let end = (start + BLOCK).min(noise.len());
-        block(&mut out, form, weights, noise, policy, offset, start..end);
+        block(
+            &mut out,
+            form,
+            weights,
+            noise,
+            policy,
+            offset,
+            start..end,
+            None,
+        );
         start = end;
     }
     out
 }
 
 /// Scans the block `range` of a chunk into `out` (which has not halted).
+///
+/// `floor`, where given, is a score below those of two tokens of the row
+/// that are entered into `out` before the row's scan ends (in this block or
+/// another): a token scoring at most `floor` is then neither the leader nor
+/// the runner-up, so `floor` serves as the bar until the standings' own bar
+/// is higher.
+#[allow(clippy::too_many_arguments)]
 #[inline(always)]
 pub(crate) fn block<T: NoiseFloat>(
     out: &mut Scan<T>,
@@ -295,9 +311,15 @@ pub(crate) fn block<T: NoiseFloat>(
     policy: NanPolicy,
     offset: usize,
     range: Range<usize>,
+    floor: Option<T>,
 ) {
     let Range { start, end } = range;
-    let bar = out.standings.bar();
+    // Bars are never NaN.
+    let bar_of = |standings: &Standings<T>| match (standings.bar(), floor) {
+        (Some(b), Some(f)) => Some(if f > b { f } else { b }),
+        (b, f) => b.or(f),
+    };
+    let bar = bar_of(&out.standings);
     let look = lanes::look(
         form,
         weights.range(start..end),
@@ -326,7 +348,7 @@ pub(crate) fn block<T: NoiseFloat>(
             break;
         }
         let step = (i + LANES).min(end);
-        let quiet = out.standings.bar().is_some_and(|bar| {
+        let quiet = bar_of(&out.standings).is_some_and(|bar| {
             lanes::look(form, weights.range(i..step), &noise[i..step], bar, policy).quiet
         });
         if !quiet {

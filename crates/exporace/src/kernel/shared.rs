@@ -109,15 +109,15 @@ fn scan_group<T: NoiseFloat>(
     let mut outs = [Scan::new(policy); GROUP];
     for (k, (out, &w)) in outs.iter_mut().zip(rows).enumerate() {
         out.clean &= clean;
-        let floor = hint::<T>(keys.iter().map(|x| x[k]));
+        let (least, floor) = hint::<T>(keys.iter().map(|x| x[k]));
         for (s, key) in keys.iter().enumerate() {
-            if key[k] < floor {
+            if key[k] < least {
                 continue;
             }
             let mut at = span(s).start;
             while at < span(s).end && out.halt.is_none() {
                 let next = (at + BLOCK).min(span(s).end);
-                block(out, Form::Mul, w, noise, policy, offset, at..next);
+                block(out, Form::Mul, w, noise, policy, offset, at..next, floor);
                 at = next;
             }
         }
@@ -133,7 +133,9 @@ const ODD: u32 = u32::MAX;
 const INF: u32 = 0x7f80_0000;
 
 /// The smallest key a span of a row must reach to be scanned, from the
-/// row's span keys: 0 (every span) unless two spans have finite keys.
+/// row's span keys: 0 (every span) unless two spans have finite keys; and
+/// then a score below those of two tokens in the spans scanned, the `floor`
+/// of their [`block`] scans.
 ///
 /// Let `a` and `b` be the largest two finite keys of different spans
 /// (`a >= b`), each some token's key. With f32 noise a key is the bits of
@@ -143,9 +145,11 @@ const INF: u32 = 0x7f80_0000;
 /// least `score_floor(b)` ([`score_floor`]), and a token whose key is at
 /// most [`lower_bar`] of that scores less ([`lower_bar`]'s proof, which
 /// ends strictly below the bar). Either way the spans of `a` and `b` reach
-/// the hint, so their tokens are entered.
+/// the hint, so their tokens are entered. The floor is the largest score
+/// below `b`'s score (f32) or below `score_floor(b)` (f64): both tokens
+/// score above it.
 #[inline]
-fn hint<T: NoiseFloat>(keys: impl Iterator<Item = u32>) -> u32 {
+fn hint<T: NoiseFloat>(keys: impl Iterator<Item = u32>) -> (u32, Option<T>) {
     let (mut first, mut second) = (None, None);
     for x in keys.filter(|&x| x < INF) {
         if first.is_none_or(|f| x > f) {
@@ -156,9 +160,14 @@ fn hint<T: NoiseFloat>(keys: impl Iterator<Item = u32>) -> u32 {
         }
     }
     match second {
-        None => 0,
-        Some(b) if T::BITS == 32 => b,
-        Some(b) => lower_bar(score_floor(b)).map_or(0, |t| t.to_bits() + 1),
+        None => (0, None),
+        Some(b) if T::BITS == 32 => (b, Some(T::from_f64(f32::from_bits(b).into()).next_down())),
+        Some(b) => {
+            let least = score_floor(b);
+            lower_bar(least).map_or((0, None), |t| {
+                (t.to_bits() + 1, Some(T::from_f64(least).next_down()))
+            })
+        }
     }
 }
 
