@@ -37,6 +37,9 @@ const state = {
   imported: null,
   models: [],
   pool: null,
+  // The native benchmark of the machine picked, and the last live timing (shown again against another machine).
+  bench: null,
+  live: null,
 };
 
 // ---- threads ---------------------------------------------------------------
@@ -1346,13 +1349,19 @@ function showLossless(reports, label, model, trials) {
 
 // ---- performance -------------------------------------------------------------
 
-/** The committed native benchmark (benches/results.json), or a plain statement that there is none. */
+/**
+ * The committed native benchmark of the machine picked (benches/results.json or benches/avx2/results.json), or a
+ * plain statement that there is none; a live timing already shown is compared against it again.
+ */
 async function showPerf() {
-  const res = await fetch("/benches/results.json").catch(() => null);
+  const file = $("perf-machine-file").value;
+  const res = await fetch(`/benches/${file}`).catch(() => null);
   if (!res || !res.ok) {
+    state.bench = null;
     $("perf-native").innerHTML =
-      "<p id='perf-none'>No native benchmark numbers are committed yet (benches/results.json is absent), so none are shown.</p>";
+      `<p id='perf-none'>No native benchmark numbers are committed yet (benches/${esc(file)} is absent), so none are shown.</p>`;
     $("perf-native-chart").hidden = true;
+    if (state.live) showLive(state.live);
     return;
   }
   const bench = await res.json();
@@ -1375,6 +1384,7 @@ async function showPerf() {
       .join("") +
     "</table></details>";
   drawNativeRecover();
+  if (state.live) showLive(state.live);
 }
 
 function liveParams() {
@@ -1424,39 +1434,46 @@ async function runLiveBench() {
   try {
     const rows = [{ threads: 1, ...timeRecover(ex, params) }];
     if (state.pool) rows.push({ threads: state.pool.threads, ...(await state.pool.call({ bench: params })).timing });
-    const same = rows.every((r) => r.firstWinner === rows[0].firstWinner);
-    const native = (r) => nativeCase(params, r.threads);
-    $("perf-live").innerHTML =
-      `<p>recoverTokens, B = ${params.requests} requests × ${params.drafts} drafts × V = ${params.vocab}, ${params.precision} noise, ` +
-      `median of ${params.reps}. ${same ? "Same winners on every thread count." : "The thread counts disagree!"}</p>` +
-      "<table class='facts' id='perf-live-table'><tr><th>threads</th><th>median (ms)</th><th>ns / element in this page</th>" +
-      "<th>ns / element native</th><th>first winner</th></tr>" +
-      rows
-        .map(
-          (r) =>
-            `<tr><td>${r.threads}</td><td>${r.ms.toFixed(2)}</td><td>${r.nsPerElement.toFixed(3)}</td>` +
-            `<td>${native(r) ? native(r).ns_per_element.toFixed(3) : "-"}</td><td>${r.firstWinner}</td></tr>`,
-        )
-        .join("") +
-      "</table>" +
-      (state.pool ? "" : "<p>One thread only: the page is not cross-origin isolated (see the status at the top).</p>");
-    const canvas = $("perf-live-chart");
-    canvas.hidden = false;
-    drawGrouped(canvas, {
-      title: "recoverTokens: ns per element, this page against native",
-      xLabel: "threads",
-      yLabel: "ns per element",
-      labels: rows.map((r) => `${r.threads} thread${r.threads > 1 ? "s" : ""}`),
-      series: [
-        { name: "this page", values: rows.map((r) => r.nsPerElement) },
-        { name: "native", values: rows.map((r) => native(r)?.ns_per_element ?? 0) },
-      ],
-    });
+    state.live = { params, rows };
+    showLive(state.live);
   } catch (e) {
     $("perf-live").innerHTML = `<p class="error">${esc(e.message)}</p>`;
   } finally {
     $("perf-run").disabled = false;
   }
+}
+
+/** A live timing's table and chart, next to the native figures of the machine picked. */
+function showLive({ params, rows }) {
+  const same = rows.every((r) => r.firstWinner === rows[0].firstWinner);
+  const native = (r) => nativeCase(params, r.threads);
+  $("perf-live").innerHTML =
+    `<p>recoverTokens, B = ${params.requests} requests × ${params.drafts} drafts × V = ${params.vocab}, ${params.precision} noise, ` +
+    `median of ${params.reps}. ${same ? "Same winners on every thread count." : "The thread counts disagree!"}</p>` +
+    "<table class='facts' id='perf-live-table'><tr><th>threads</th><th>median (ms)</th><th>ns / element in this page</th>" +
+    `<th>ns / element native (${state.bench ? esc($("perf-machine-file").selectedOptions[0].textContent) : "no file"})</th>` +
+    "<th>first winner</th></tr>" +
+    rows
+      .map(
+        (r) =>
+          `<tr><td>${r.threads}</td><td>${r.ms.toFixed(2)}</td><td>${r.nsPerElement.toFixed(3)}</td>` +
+          `<td>${native(r) ? native(r).ns_per_element.toFixed(3) : "-"}</td><td>${r.firstWinner}</td></tr>`,
+      )
+      .join("") +
+    "</table>" +
+    (state.pool ? "" : "<p>One thread only: the page is not cross-origin isolated (see the status at the top).</p>");
+  const canvas = $("perf-live-chart");
+  canvas.hidden = false;
+  drawGrouped(canvas, {
+    title: "recoverTokens: ns per element, this page against native",
+    xLabel: "threads",
+    yLabel: "ns per element",
+    labels: rows.map((r) => `${r.threads} thread${r.threads > 1 ? "s" : ""}`),
+    series: [
+      { name: "this page", values: rows.map((r) => r.nsPerElement) },
+      { name: "native", values: rows.map((r) => native(r)?.ns_per_element ?? 0) },
+    ],
+  });
 }
 
 // ---- sharing ---------------------------------------------------------------------
@@ -1621,6 +1638,7 @@ async function main() {
   $("exp-run").onclick = startExperiment;
   $("exp-cancel").onclick = () => stopExperiment(`Cancelled at ${Math.round($("exp-progress").value * 100)}%.`);
   $("perf-b").onchange = $("perf-precision").onchange = drawNativeRecover;
+  $("perf-machine-file").onchange = showPerf;
   $("gap-slider").oninput = () => {
     $("gap").value = $("gap-slider").value;
     $("gap-slider-out").textContent = `${$("gap-slider").value} nats`;
