@@ -1,8 +1,9 @@
 //! The core's lane paths against its one-token-at-a-time reference, on the
 //! target under test: in the browser the noise fills and the fused seeded race
-//! run Philox through SIMD128 (`philox_simd128`), while `noise::exp1` and the
-//! unfused race run the scalar rounds. Natively the same checks cover the
-//! vectorised loops.
+//! run Philox through SIMD128 (`philox_simd128`) and the fills' transform
+//! through it too (`log1p_simd128`), while `noise::exp1` and the unfused race
+//! run the scalar rounds and `libm`'s `log1p`. Natively the same checks cover
+//! the vectorised loops.
 
 #[cfg(target_arch = "wasm32")]
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
@@ -38,6 +39,80 @@ macro_rules! both_precisions {
             $check::<f64>()
         }
     )*};
+}
+
+/// The lane transform's bits against the scalar one's, 16 values at a time.
+fn check_transform(values: &[f64]) {
+    for chunk in values.chunks(16) {
+        let mut u = [0.0; 16];
+        u[..chunk.len()].copy_from_slice(chunk);
+        let e = noise::flipped_exp_lanes(&u);
+        for (l, &v) in chunk.iter().enumerate() {
+            let want = noise::flipped_exp(v);
+            assert_eq!(
+                e[l].to_bits(),
+                want.to_bits(),
+                "u = {v:e} ({:#018x}): lanes {:e}, scalar {want:e}",
+                v.to_bits(),
+                e[l]
+            );
+        }
+    }
+}
+
+/// `k 2^-53`.
+fn grid(k: u64) -> f64 {
+    k as f64 * (1.0 / (1u64 << 53) as f64)
+}
+
+/// Grid values `j` steps of `2^-53` either side of `at` (rounded onto the
+/// grid), inside `[0, 1)`.
+fn around(at: f64, steps: u64) -> impl Iterator<Item = f64> {
+    let k = (at * (1u64 << 53) as f64) as u64;
+    (k.saturating_sub(steps)..(k + steps).min(1 << 53)).map(grid)
+}
+
+#[test]
+fn transform_at_the_ends_of_the_grid() {
+    // 0, the tiniest uniforms and those next to 1.
+    let mut v: Vec<f64> = (0..5000).map(grid).collect();
+    v.extend(((1u64 << 53) - 5000..1 << 53).map(grid));
+    check_transform(&v);
+}
+
+#[test]
+fn transform_at_the_edges_of_its_paths() {
+    // The high word 0xbfd2bec4 of `x = -u` (the reduced path's edge), `1 + x`
+    // at `sqrt(2) / 2` (the reduction's `k` from -1 to 0) and at every power
+    // of two from 2^-1 to 2^-52 (each `k`).
+    let mut v = Vec::new();
+    for hi in [0x3fd2_bec4u64, 0x3fd2_bec5] {
+        v.extend(around(f64::from_bits(hi << 32), 3000));
+    }
+    v.extend(around(1.0 - f64::from_bits(0x3fe6_a09e << 32), 3000));
+    v.extend(around(1.0 - std::f64::consts::FRAC_1_SQRT_2, 3000));
+    for j in 1..=52 {
+        v.extend(around(1.0 - 2f64.powi(-j), 200));
+    }
+    // Powers of two and their neighbours as `u`.
+    for j in 1..=53 {
+        v.extend(around(2f64.powi(-j), 50));
+    }
+    check_transform(&v);
+}
+
+#[test]
+fn transform_on_random_grid_values() {
+    // 10^6 xorshift grid draws, and as many with their high bits cleared by
+    // a random shift (uniforms of every binade).
+    let mut x = Xs(0x2545_F491_4F6C_DD1D);
+    let mut v = Vec::with_capacity(2_000_000);
+    for _ in 0..1_000_000 {
+        let r = x.next();
+        v.push(grid(r >> 11));
+        v.push(grid((r >> 11) >> (r % 53)));
+    }
+    check_transform(&v);
 }
 
 both_precisions! {

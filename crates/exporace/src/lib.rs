@@ -55,6 +55,8 @@ mod float;
 pub mod forensics;
 mod kernel;
 mod log1p_lanes;
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod log1p_simd128;
 #[cfg(feature = "alloc")]
 pub mod models;
 pub mod mt19937;

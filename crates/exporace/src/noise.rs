@@ -12,7 +12,6 @@
 //! to the noise type. E = 0 has probability 2^-53 and gives `inv_q = +inf`.
 
 use crate::float::NoiseFloat;
-use crate::log1p_lanes::flipped_exp_lanes;
 use crate::philox::{key, philox4x32_10};
 
 /// Independent random streams of one seed, so that the noise of a race, the
@@ -51,6 +50,24 @@ pub fn uniform53(seed: u64, stream: Stream, row: u64, token: u32) -> f64 {
 #[inline(always)]
 pub fn flipped_exp(u: f64) -> f64 {
     -NoiseFloat::ln_1p(-u)
+}
+
+/// [`flipped_exp`] of `N` uniforms at once, on SIMD lanes (SIMD128 in
+/// wasm): the same bits as [`flipped_exp`] for every value [`uniform53`]
+/// returns (`0` and `k 2^-53`, `k` in `[1, 2^53)`), as the fills use it.
+/// Other inputs give unspecified values.
+///
+/// ```
+/// use exporace::noise::{flipped_exp, flipped_exp_lanes};
+/// let u = [0.0, 0.25, 0.5, 1.0 - f64::EPSILON / 2.0];
+/// let e = flipped_exp_lanes(&u);
+/// for (e, u) in e.iter().zip(u) {
+///     assert_eq!(e.to_bits(), flipped_exp(u).to_bits());
+/// }
+/// ```
+#[inline]
+pub fn flipped_exp_lanes<const N: usize>(u: &[f64; N]) -> [f64; N] {
+    crate::log1p_lanes::flipped_exp_lanes(u)
 }
 
 /// Exp(1) by the flipped transform `-ln_1p(-u)` in f64, rounded to `T`.
