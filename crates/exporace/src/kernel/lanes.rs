@@ -95,10 +95,10 @@ fn by_weights<T: NoiseFloat, B: Bits, const MUL: bool>(
     bar: T,
 ) -> Option<Look> {
     match weights {
-        Weights::Plain(p) => run::<T, B, MUL>(pass, p, p, noise, bar, plain),
-        Weights::Residual { p, d } => run::<T, B, MUL>(pass, p, d, noise, bar, residual),
+        Weights::Plain(p) => run::<T, B, MUL>(pass, p, p, noise, bar, plain, false),
+        Weights::Residual { p, d } => run::<T, B, MUL>(pass, p, d, noise, bar, residual, true),
         Weights::Zeroed { p, zero } => {
-            let look = run::<T, B, MUL>(pass, p, p, noise, bar, plain)?;
+            let look = run::<T, B, MUL>(pass, p, p, noise, bar, plain, false)?;
             Some(Look {
                 quiet: look.quiet && zero.is_none(),
                 clean: look.clean,
@@ -199,10 +199,12 @@ pub(super) fn residual(p: f32, d: f32) -> f32 {
     if r > 0.0 { r } else { 0.0 }
 }
 
-/// Signed lanes as wide as the noise type. Signed, because SIMD128 has
-/// signed 64-bit compares but no unsigned ones: with unsigned 64-bit maxima
-/// LLVM leaves the f64 lanes scalar in wasm. Every value compared is made
-/// non-negative first, or compared against 0 (see [`full`]).
+/// Integer lanes as wide as the noise type. Signed (`i32`, `i64`), because
+/// SIMD128 has signed 64-bit compares but no unsigned ones: with unsigned
+/// 64-bit maxima LLVM leaves the f64 lanes scalar in wasm. Every value
+/// compared is made non-negative first, or compared against 0 (see
+/// [`full`]). `u32` serves [`quick_unsigned`], which compares raw 32-bit
+/// bits unsigned.
 pub(super) trait Bits:
     Copy + Ord + core::ops::BitAnd<Output = Self> + core::ops::BitXor<Output = Self>
 {
@@ -216,6 +218,14 @@ impl Bits for i32 {
     #[inline(always)]
     fn of(bits: u64) -> Self {
         bits as u32 as i32
+    }
+}
+
+impl Bits for u32 {
+    const ZERO: Self = 0;
+    #[inline(always)]
+    fn of(bits: u64) -> Self {
+        bits as u32
     }
 }
 
@@ -239,8 +249,9 @@ impl Bits for i64 {
 /// or a NaN with its sign bit set, times or divided into a valid weight,
 /// gives a NaN or a score with the sign bit set, whose raw bits exceed those
 /// of any bar from `+0.0` to `+inf`). `w / q` with f64 noise goes to
-/// [`quick_div`]. `None` when the block is not quiet by this test: only
-/// [`full`] can then judge it.
+/// [`quick_div`]; with f32 noise, `w / q` and `unsigned` (two weight inputs)
+/// go to [`quick_unsigned`]. `None` when the block is not quiet by this
+/// test: only [`full`] can then judge it.
 #[inline(always)]
 fn quick<T: NoiseFloat, B: Bits, const MUL: bool>(
     p: &[f32],
@@ -248,9 +259,13 @@ fn quick<T: NoiseFloat, B: Bits, const MUL: bool>(
     noise: &[T],
     bar: T,
     weight: impl Fn(f32, f32) -> f32 + Copy,
+    unsigned: bool,
 ) -> Option<Look> {
     if !MUL && T::BITS == 64 {
         return quick_div::<T, B>(p, d, noise, bar, weight);
+    }
+    if T::BITS == 32 && (unsigned || !MUL) {
+        return quick_unsigned::<T, MUL>(p, d, noise, bar, weight);
     }
     let flip = B::of(1u64 << (T::BITS - 1));
     let mut inputs = [0u32; LANES];
@@ -265,6 +280,32 @@ fn quick<T: NoiseFloat, B: Bits, const MUL: bool>(
     // A bar of `-0.0` is the bar of `+0.0` (they tie), and its raw bits
     // would let every positive score through.
     let limit = B::of(bar.to_bits() & ((1u64 << (T::BITS - 1)) - 1)) ^ flip;
+    verdict(&scores, limit, &inputs, bar >= T::ZERO)
+}
+
+/// [`quick`] on 32-bit lanes, whose raw score bits compare as unsigned
+/// integers with no sign flip (SIMD128 and x86 have unsigned 32-bit maxima;
+/// with the flip, LLVM kept an `f32x4.neg` per vector, three instructions
+/// each in V8's x86 code). Not for `w * q` of plain weights: there, with
+/// one weight input, LLVM vectorised this loop across steps instead, each
+/// vector assembled lane by lane (`v128.load32_lane`).
+#[inline(always)]
+fn quick_unsigned<T: NoiseFloat, const MUL: bool>(
+    p: &[f32],
+    d: &[f32],
+    noise: &[T],
+    bar: T,
+    weight: impl Fn(f32, f32) -> f32 + Copy,
+) -> Option<Look> {
+    let mut inputs = [0u32; LANES];
+    let mut scores = [0u32; LANES];
+    each_lane(p, d, noise, |l, p, d, n| {
+        inputs[l] = inputs[l].max(p.to_bits()).max(d.to_bits());
+        let w = T::from_f32(weight(p, d));
+        let s = if MUL { w * n } else { w / n };
+        scores[l] = scores[l].max(s.to_bits() as u32);
+    });
+    let limit = bar.to_bits() as u32 & (u32::MAX >> 1);
     verdict(&scores, limit, &inputs, bar >= T::ZERO)
 }
 
@@ -361,7 +402,7 @@ pub(super) fn valid_inputs(inputs: &[u32; LANES]) -> bool {
     inputs.iter().fold(true, |c, &x| c & (x < WEIGHT_LIMIT))
 }
 
-/// The passes `pass` names over one block.
+/// The passes `pass` names over one block; `unsigned` as in [`quick`].
 #[inline(always)]
 fn run<T: NoiseFloat, B: Bits, const MUL: bool>(
     pass: Pass,
@@ -370,12 +411,13 @@ fn run<T: NoiseFloat, B: Bits, const MUL: bool>(
     noise: &[T],
     bar: T,
     weight: impl Fn(f32, f32) -> f32 + Copy,
+    unsigned: bool,
 ) -> Option<Look> {
     match pass {
-        Pass::Quick => quick::<T, B, MUL>(p, d, noise, bar, weight),
+        Pass::Quick => quick::<T, B, MUL>(p, d, noise, bar, weight, unsigned),
         Pass::Full => Some(full::<T, B, MUL>(p, d, noise, bar, weight)),
         Pass::QuickFirst => Some(
-            quick::<T, B, MUL>(p, d, noise, bar, weight)
+            quick::<T, B, MUL>(p, d, noise, bar, weight, unsigned)
                 .unwrap_or_else(|| full::<T, B, MUL>(p, d, noise, bar, weight)),
         ),
     }
