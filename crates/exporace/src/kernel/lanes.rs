@@ -203,8 +203,7 @@ pub(super) fn residual(p: f32, d: f32) -> f32 {
 /// SIMD128 has signed 64-bit compares but no unsigned ones: with unsigned
 /// 64-bit maxima LLVM leaves the f64 lanes scalar in wasm. Every value
 /// compared is made non-negative first, or compared against 0 (see
-/// [`full`]). `u32` serves [`quick_unsigned`], which compares raw 32-bit
-/// bits unsigned.
+/// [`full`]). `u32` serves [`quick`]'s unsigned 32-bit keys.
 pub(super) trait Bits:
     Copy + Ord + core::ops::BitAnd<Output = Self> + core::ops::BitXor<Output = Self>
 {
@@ -250,7 +249,7 @@ impl Bits for i64 {
 /// gives a NaN or a score with the sign bit set, whose raw bits exceed those
 /// of any bar from `+0.0` to `+inf`). `w / q` with f64 noise goes to
 /// [`quick_div`]; with f32 noise, `w / q` and `unsigned` (two weight inputs)
-/// go to [`quick_unsigned`]. `None` when the block is not quiet by this
+/// compare their keys unsigned. `None` when the block is not quiet by this
 /// test: only [`full`] can then judge it.
 #[inline(always)]
 fn quick<T: NoiseFloat, B: Bits, const MUL: bool>(
@@ -264,48 +263,41 @@ fn quick<T: NoiseFloat, B: Bits, const MUL: bool>(
     if !MUL && T::BITS == 64 {
         return quick_div::<T, B>(p, d, noise, bar, weight);
     }
+    // 32-bit raw bits compare unsigned with no flip (SIMD128 and x86 have
+    // unsigned 32-bit maxima): with the flip, LLVM kept an `f32x4.neg` per
+    // vector in wasm, three instructions each in V8's x86 code. Not for
+    // `w * q` of plain weights: there, with one weight input, LLVM
+    // vectorised the unsigned loop across steps instead, each vector
+    // assembled lane by lane (`v128.load32_lane`).
     if T::BITS == 32 && (unsigned || !MUL) {
-        return quick_unsigned::<T, MUL>(p, d, noise, bar, weight);
+        return keyed::<T, u32, MUL>(p, d, noise, bar, weight, 0);
     }
-    let flip = B::of(1u64 << (T::BITS - 1));
-    let mut inputs = [0u32; LANES];
-    // Raw bits 0 flip to the smallest signed integer.
-    let mut scores = [flip; LANES];
-    each_lane(p, d, noise, |l, p, d, n| {
-        inputs[l] = inputs[l].max(p.to_bits()).max(d.to_bits());
-        let w = T::from_f32(weight(p, d));
-        let s = if MUL { w * n } else { w / n };
-        scores[l] = scores[l].max(B::of(s.to_bits()) ^ flip);
-    });
-    // A bar of `-0.0` is the bar of `+0.0` (they tie), and its raw bits
-    // would let every positive score through.
-    let limit = B::of(bar.to_bits() & ((1u64 << (T::BITS - 1)) - 1)) ^ flip;
-    verdict(&scores, limit, &inputs, bar >= T::ZERO)
+    keyed::<T, B, MUL>(p, d, noise, bar, weight, B::of(1u64 << (T::BITS - 1)))
 }
 
-/// [`quick`] on 32-bit lanes, whose raw score bits compare as unsigned
-/// integers with no sign flip (SIMD128 and x86 have unsigned 32-bit maxima;
-/// with the flip, LLVM kept an `f32x4.neg` per vector, three instructions
-/// each in V8's x86 code). Not for `w * q` of plain weights: there, with
-/// one weight input, LLVM vectorised this loop across steps instead, each
-/// vector assembled lane by lane (`v128.load32_lane`).
+/// [`quick`]'s lane loop, with keys `K::of(bits) ^ flip` of the raw score
+/// bits: `flip` is the sign bit for signed keys, 0 for unsigned ones.
 #[inline(always)]
-fn quick_unsigned<T: NoiseFloat, const MUL: bool>(
+fn keyed<T: NoiseFloat, K: Bits, const MUL: bool>(
     p: &[f32],
     d: &[f32],
     noise: &[T],
     bar: T,
     weight: impl Fn(f32, f32) -> f32 + Copy,
+    flip: K,
 ) -> Option<Look> {
     let mut inputs = [0u32; LANES];
-    let mut scores = [0u32; LANES];
+    // Raw bits 0 give the smallest key.
+    let mut scores = [flip; LANES];
     each_lane(p, d, noise, |l, p, d, n| {
         inputs[l] = inputs[l].max(p.to_bits()).max(d.to_bits());
         let w = T::from_f32(weight(p, d));
         let s = if MUL { w * n } else { w / n };
-        scores[l] = scores[l].max(s.to_bits() as u32);
+        scores[l] = scores[l].max(K::of(s.to_bits()) ^ flip);
     });
-    let limit = bar.to_bits() as u32 & (u32::MAX >> 1);
+    // A bar of `-0.0` is the bar of `+0.0` (they tie), and its raw bits
+    // would let every positive score through.
+    let limit = K::of(bar.to_bits() & ((1u64 << (T::BITS - 1)) - 1)) ^ flip;
     verdict(&scores, limit, &inputs, bar >= T::ZERO)
 }
 
