@@ -4,7 +4,8 @@
 // `bench-native`), bit for bit, so a case's first winner must match native.
 //
 // Cases are named as in benches/results.json:
-//   recover/{f32,f64}/B<b>/V<v>   recoverTokens, B requests x 4 drafts x V
+//   recover/{f32,f64}/B<b>/V<v>   recoverTokens, B requests x 4 drafts x V (n-gram)
+//   residual/{f32,f64}/B<b>/V<v>  the same with draft probabilities
 //   race/{f32,f64}/V<v>           raceDiv against fillQ noise
 //   seeded/{f32,f64}/V<v>         raceSeeded (Philox, transform and race fused)
 //   noise/{f32,f64}/V<v>          fillInvQ alone
@@ -20,6 +21,8 @@ export const DEFAULT_CASES = [
   "recover/f32/B1/V152064",
   "recover/f32/B64/V152064",
   "recover/f64/B64/V152064",
+  "residual/f32/B1/V152064",
+  "residual/f32/B64/V152064",
   "race/f32/V152064",
   "seeded/f32/V152064",
   "seeded/f64/V152064",
@@ -37,7 +40,7 @@ export function parseCase(name) {
     else if (/^V\d+$/.test(p)) vocab = Number(p.slice(1));
     else vocab = -1;
   }
-  const kinds = ["recover", "race", "seeded", "noise"];
+  const kinds = ["recover", "residual", "race", "seeded", "noise"];
   if (!kinds.includes(kind) || !["f32", "f64"].includes(precision) || !(vocab > 0) || !(requests > 0)) {
     throw new Error(`unknown case ${JSON.stringify(name)}: want ${kinds.join("|")}/f32|f64/[B<b>/]V<v>`);
   }
@@ -88,14 +91,17 @@ export function prepare(ex, name, { resident = false } = {}) {
   };
   const base = { name, ...spec, resident, dispose: () => held.splice(0).forEach((w) => w.free()) };
   const copied = (...arrays) => (resident ? [] : arrays);
-  if (kind === "recover") {
+  if (kind === "recover" || kind === "residual") {
     const t = requests * DRAFTS;
+    // `Recover::with_draft_probs`: the draft rows are the generator's next values.
+    const probs = targetProbs((kind === "residual" ? 2 : 1) * t * vocab, vocab);
     const batch = {
       vocabSize: vocab,
       cuNumDraftTokens: Int32Array.from({ length: requests }, (_, r) => (r + 1) * DRAFTS),
       draftTokenIds: Int32Array.from({ length: t }, (_, i) => (i * 7919) % vocab),
-      targetProbs: targetProbs(t * vocab, vocab),
+      targetProbs: probs.subarray(0, t * vocab),
     };
+    const draftProbs = kind === "residual" ? probs.subarray(t * vocab) : null;
     const invQ = new Noise(requests * vocab);
     for (let r = 0; r < requests; r++) ex.fillInvQ(7n, "race", BigInt(r), invQ.subarray(r * vocab, (r + 1) * vocab));
     const args = {
@@ -103,13 +109,14 @@ export function prepare(ex, name, { resident = false } = {}) {
       cuNumDraftTokens: arg(batch.cuNumDraftTokens),
       draftTokenIds: arg(batch.draftTokenIds),
       targetProbs: arg(batch.targetProbs),
+      ...(draftProbs ? { draftProbs: arg(draftProbs) } : {}),
     };
     const noise = arg(invQ);
     return {
       ...base,
       elements: t * vocab,
       run: () => ex.recoverTokens(args, noise)[0].winner.token,
-      copied: copied(batch.targetProbs, invQ),
+      copied: copied(batch.targetProbs, ...(draftProbs ? [draftProbs] : []), invQ),
     };
   }
   if (kind === "race") {

@@ -2,8 +2,9 @@
 //! at 1 and 2 threads, a plain scalar reference and a read-bandwidth probe
 //! over a buffer of the same working-set size, so `bench-report` can state
 //! every figure as a ratio measured in the same run. The recover groups at
-//! the peers' vocabulary also time the plain C peer and the kernel's own
-//! access pattern read alone (`Recover::read_pattern`).
+//! the peers' vocabulary (and the residual groups, recover with draft
+//! probabilities) also time the plain C peer and the kernel's own access
+//! pattern read alone (`Recover::read_pattern`).
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -16,8 +17,8 @@ use exporace::models::CatalogueEntry;
 use exporace::noise::{self, Stream};
 use exporace::{Form, NanPolicy, NoiseFloat, race_div, race_seeded, recover_tokens};
 use exporace_bench::{
-    BATCHES, EXACT_MODELS, PEER_VOCAB, PlainC, Recover, THREADS, VOCABS, many_tail, note_load,
-    probe, probe_par, scalar_div,
+    BATCHES, EXACT_MODELS, PEER_VOCAB, PlainC, RESIDUAL_BATCHES, Recover, THREADS, VOCABS,
+    many_tail, note_load, probe, probe_par, scalar_div,
 };
 use rayon::{ThreadPool, ThreadPoolBuilder};
 
@@ -77,29 +78,48 @@ fn recover<T: PlainC>(c: &mut Criterion, pools: &[(usize, ThreadPool)]) {
     for b in BATCHES {
         for v in VOCABS {
             let case = Recover::<T>::new(b, v);
-            let name = format!("recover/{}/B{b}/V{v}", T::PRECISION);
-            let mut g = group(c, &name, case.bytes());
-            probes(&mut g, pools, case.bytes());
-            g.bench_function("scalar", |bn| bn.iter(|| case.scalar()));
-            let batch = case.batch();
-            for (n, pool) in pools {
-                g.bench_function(format!("kernel-{n}t"), |bn| {
-                    in_pool(bn, pool, || {
-                        recover_tokens(&batch, &case.inv_q, NanPolicy::FirstNanWins)
-                    })
-                });
-                if v == PEER_VOCAB {
-                    g.bench_function(format!("plain-c-{n}t"), |bn| {
-                        in_pool(bn, pool, || case.plain_c())
-                    });
-                    g.bench_function(format!("pattern-{n}t"), |bn| {
-                        in_pool(bn, pool, || case.read_pattern())
-                    });
-                }
-            }
-            g.finish();
+            recover_group(c, pools, "recover", &case);
         }
     }
+}
+
+/// The recover cases with draft probabilities (the residual
+/// `max(p - d, 0)`), at the peers' vocabulary.
+fn residual<T: PlainC>(c: &mut Criterion, pools: &[(usize, ThreadPool)]) {
+    for b in RESIDUAL_BATCHES {
+        let case = Recover::<T>::with_draft_probs(b, PEER_VOCAB);
+        recover_group(c, pools, "residual", &case);
+    }
+}
+
+fn recover_group<T: PlainC>(
+    c: &mut Criterion,
+    pools: &[(usize, ThreadPool)],
+    kind: &str,
+    case: &Recover<T>,
+) {
+    let (b, v) = (case.cu.len(), case.v);
+    let name = format!("{kind}/{}/B{b}/V{v}", T::PRECISION);
+    let mut g = group(c, &name, case.bytes());
+    probes(&mut g, pools, case.bytes());
+    g.bench_function("scalar", |bn| bn.iter(|| case.scalar()));
+    let batch = case.batch();
+    for (n, pool) in pools {
+        g.bench_function(format!("kernel-{n}t"), |bn| {
+            in_pool(bn, pool, || {
+                recover_tokens(&batch, &case.inv_q, NanPolicy::FirstNanWins)
+            })
+        });
+        if v == PEER_VOCAB {
+            g.bench_function(format!("plain-c-{n}t"), |bn| {
+                in_pool(bn, pool, || case.plain_c())
+            });
+            g.bench_function(format!("pattern-{n}t"), |bn| {
+                in_pool(bn, pool, || case.read_pattern())
+            });
+        }
+    }
+    g.finish();
 }
 
 fn race<T: NoiseFloat>(c: &mut Criterion, pools: &[(usize, ThreadPool)]) {
@@ -210,6 +230,8 @@ fn all(c: &mut Criterion) {
     let pools = pools();
     recover::<f32>(c, &pools);
     recover::<f64>(c, &pools);
+    residual::<f32>(c, &pools);
+    residual::<f64>(c, &pools);
     race::<f32>(c, &pools);
     race::<f64>(c, &pools);
     seeded::<f32>(c, &pools);

@@ -9,6 +9,9 @@ use exporace::NoiseFloat;
 pub const DRAFTS: usize = 4;
 /// Request counts of the recover cases.
 pub const BATCHES: [usize; 3] = [1, 8, 64];
+/// Request counts of the recover cases with draft probabilities (at
+/// [`PEER_VOCAB`] only: the peers' table of the benchmark README).
+pub const RESIDUAL_BATCHES: [usize; 2] = [1, 64];
 /// Vocabulary sizes: Llama 2, Llama 3, Qwen, Gemma 3.
 pub const VOCABS: [usize; 4] = [32_000, 128_256, 152_064, 262_144];
 /// Thread counts.
@@ -21,6 +24,9 @@ pub const PEER_VOCAB: usize = 152_064;
 pub trait PlainC: NoiseFloat {
     /// The plain C recovered token of one n-gram draft position.
     fn plain_recover_row(p: &[f32], inv_q: &[Self], draft: usize) -> usize;
+    /// The plain C recovered token of one draft position with draft
+    /// probabilities `d`.
+    fn plain_residual_row(p: &[f32], d: &[f32], inv_q: &[Self]) -> usize;
     /// Plain C `1 / E` noise from a seed.
     fn plain_noise(seed: u64, out: &mut [Self]);
 }
@@ -28,6 +34,9 @@ pub trait PlainC: NoiseFloat {
 impl PlainC for f32 {
     fn plain_recover_row(p: &[f32], inv_q: &[f32], draft: usize) -> usize {
         plain_c::recover_row_f32(p, inv_q, draft)
+    }
+    fn plain_residual_row(p: &[f32], d: &[f32], inv_q: &[f32]) -> usize {
+        plain_c::residual_row_f32(p, d, inv_q)
     }
     fn plain_noise(seed: u64, out: &mut [f32]) {
         plain_c::noise_f32(seed, out)
@@ -37,6 +46,9 @@ impl PlainC for f32 {
 impl PlainC for f64 {
     fn plain_recover_row(p: &[f32], inv_q: &[f64], draft: usize) -> usize {
         plain_c::recover_row_f64(p, inv_q, draft)
+    }
+    fn plain_residual_row(p: &[f32], d: &[f32], inv_q: &[f64]) -> usize {
+        plain_c::residual_row_f64(p, d, inv_q)
     }
     fn plain_noise(seed: u64, out: &mut [f64]) {
         plain_c::noise_f64(seed, out)
@@ -116,7 +128,10 @@ pub fn probe_par(buf: &[u32], threads: usize) -> u32 {
 }
 
 /// A recover case: B requests with [`DRAFTS`] draft tokens each, target
-/// probabilities without draft probabilities, one `inv_q` row per request.
+/// probabilities, one `inv_q` row per request, and draft probabilities or
+/// none: vLLM's recovered tokens from the residual `max(p - d, 0)`
+/// (`residual/...` cases) or, for n-gram drafts, from `p` with the draft
+/// token zeroed (`recover/...`).
 pub struct Recover<T> {
     /// Vocabulary size.
     pub v: usize,
@@ -126,32 +141,46 @@ pub struct Recover<T> {
     pub drafts: Vec<i32>,
     /// Target probabilities `[B * DRAFTS, V]`.
     pub target: Vec<f32>,
+    /// Draft probabilities `[B * DRAFTS, V]`, if any.
+    pub draft_probs: Option<Vec<f32>>,
     /// `1 / E` noise `[B, V]`.
     pub inv_q: Vec<T>,
 }
 
 impl<T: NoiseFloat> Recover<T> {
-    /// A case with random-looking probabilities and seeded noise.
+    /// An n-gram case (no draft probabilities) with random-looking target
+    /// probabilities and seeded noise.
     pub fn new(b: usize, v: usize) -> Self {
+        Self::build(b, v, false)
+    }
+
+    /// [`Recover::new`] with draft probabilities: the next `B * DRAFTS * V`
+    /// values of the same generator, so about half of the residuals are 0.
+    pub fn with_draft_probs(b: usize, v: usize) -> Self {
+        Self::build(b, v, true)
+    }
+
+    fn build(b: usize, v: usize, drafted: bool) -> Self {
         let t = b * DRAFTS;
         let mut inv_q = vec![T::ZERO; b * v];
         for (r, row) in inv_q.chunks_mut(v).enumerate() {
             exporace::noise::fill_inv_q(7, exporace::noise::Stream::Race, r as u64, row);
         }
         let mut x = 0x2545_F491_4F6C_DD1Du64;
-        let target = (0..t * v)
-            .map(|_| {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                (x >> 40) as f32 * (1.0 / (1u64 << 24) as f32) / v as f32
-            })
-            .collect();
+        let mut next = move |_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 40) as f32 * (1.0 / (1u64 << 24) as f32) / v as f32
+        };
+        let target = (0..t * v).map(&mut next).collect();
+        let draft_probs = drafted.then(|| (0..t * v).map(&mut next).collect());
         Recover {
             v,
             cu: (1..=b).map(|r| (r * DRAFTS) as i32).collect(),
             drafts: (0..t).map(|i| ((i * 7919) % v) as i32).collect(),
             target,
+            draft_probs,
             inv_q,
         }
     }
@@ -163,13 +192,15 @@ impl<T: NoiseFloat> Recover<T> {
             cu_num_draft_tokens: &self.cu,
             draft_token_ids: &self.drafts,
             target_probs: &self.target,
-            draft_probs: None,
+            draft_probs: self.draft_probs.as_deref(),
         }
     }
 
-    /// Bytes a recover pass reads: the target rows and the noise rows.
+    /// Bytes a recover pass reads: the target rows, the draft rows and the
+    /// noise rows.
     pub fn bytes(&self) -> usize {
-        self.target.len() * 4 + self.inv_q.len() * core::mem::size_of::<T>()
+        (self.target.len() + self.draft_probs.as_ref().map_or(0, Vec::len)) * 4
+            + self.inv_q.len() * core::mem::size_of::<T>()
     }
 
     /// Scores computed: one per draft position and token.
@@ -180,10 +211,10 @@ impl<T: NoiseFloat> Recover<T> {
     /// Reads what the recover kernel reads, in its order, and does nothing
     /// else (a vectorised wrapping sum of the bits): per request, spans of
     /// 4 KiB of its `inv_q` row, each followed by the same tokens of its
-    /// draft positions' target rows, the rows split over the current rayon
-    /// pool as the kernel splits them (one chunk per thread, at least
-    /// 8192 tokens). Each byte is read once, as by [`probe`], but from five
-    /// interleaved streams; the time of this read, next to [`probe`]'s flat
+    /// draft positions' target rows (and draft rows), the rows split over
+    /// the current rayon pool as the kernel splits them (one chunk per
+    /// thread, at least 8192 tokens). Each byte is read once, as by
+    /// [`probe`], but from five (nine) interleaved streams; the time of this read, next to [`probe`]'s flat
     /// read of the same bytes, says how much of a kernel's distance from the
     /// probe is its access pattern.
     pub fn read_pattern(&self) -> u32 {
@@ -210,6 +241,10 @@ impl<T: NoiseFloat> Recover<T> {
                     for t in 0..DRAFTS {
                         let row = &rows[t * v + s..t * v + e];
                         acc = row.iter().fold(acc, |a, &w| a.wrapping_add(w.to_bits()));
+                        if let Some(d) = &self.draft_probs {
+                            let row = &d[(r * DRAFTS + t) * v + s..(r * DRAFTS + t) * v + e];
+                            acc = row.iter().fold(acc, |a, &w| a.wrapping_add(w.to_bits()));
+                        }
                     }
                     s = e;
                 }
@@ -227,17 +262,22 @@ impl<T: NoiseFloat> Recover<T> {
                 let r = t / DRAFTS;
                 let p = &self.target[t * v..(t + 1) * v];
                 let n = &self.inv_q[r * v..(r + 1) * v];
-                let draft = self.drafts[t] as usize;
-                let (mut best, mut arg) = (-T::INFINITY, 0);
-                for i in 0..v {
-                    let w = if i == draft { 0.0 } else { p[i] };
-                    let s = T::from_f32(w) * n[i];
-                    if s > best {
-                        best = s;
-                        arg = i;
+                match &self.draft_probs {
+                    Some(d) => plain_argmax(p.iter().zip(&d[t * v..(t + 1) * v]).zip(n).map(
+                        |((&p, &d), &n)| {
+                            let r = p - d;
+                            T::from_f32(if r > 0.0 { r } else { 0.0 }) * n
+                        },
+                    )),
+                    None => {
+                        let draft = self.drafts[t] as usize;
+                        plain_argmax(
+                            p.iter().zip(n).enumerate().map(|(i, (&p, &n))| {
+                                T::from_f32(if i == draft { 0.0 } else { p }) * n
+                            }),
+                        )
                     }
                 }
-                arg
             })
             .collect()
     }
@@ -253,25 +293,33 @@ impl<T: PlainC> Recover<T> {
             .into_par_iter()
             .map(|t| {
                 let r = t / DRAFTS;
-                T::plain_recover_row(
+                let (p, inv_q) = (
                     &self.target[t * v..(t + 1) * v],
                     &self.inv_q[r * v..(r + 1) * v],
-                    self.drafts[t] as usize,
-                )
+                );
+                match &self.draft_probs {
+                    Some(d) => T::plain_residual_row(p, &d[t * v..(t + 1) * v], inv_q),
+                    None => T::plain_recover_row(p, inv_q, self.drafts[t] as usize),
+                }
             })
             .collect()
     }
 }
 
-/// The plain scalar `argmax_i w_i / q_i`.
-pub fn scalar_div<T: NoiseFloat>(w: &[f32], q: &[T]) -> usize {
+/// The index of the first largest score, tracked with a strict `>` (no
+/// runner-up, no NaN rule).
+fn plain_argmax<T: NoiseFloat>(scores: impl Iterator<Item = T>) -> usize {
     let (mut best, mut arg) = (-T::INFINITY, 0);
-    for (i, (&w, &q)) in w.iter().zip(q).enumerate() {
-        let s = T::from_f32(w) / q;
+    for (i, s) in scores.enumerate() {
         if s > best {
             best = s;
             arg = i;
         }
     }
     arg
+}
+
+/// The plain scalar `argmax_i w_i / q_i`.
+pub fn scalar_div<T: NoiseFloat>(w: &[f32], q: &[T]) -> usize {
+    plain_argmax(w.iter().zip(q).map(|(&w, &q)| T::from_f32(w) / q))
 }

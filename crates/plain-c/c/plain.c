@@ -36,6 +36,39 @@ int64_t plain_recover_row_f64(const float *p, const double *inv_q, int64_t v, in
     return arg;
 }
 
+/* vLLM's recovered token for one draft position with draft probabilities:
+ * argmax over the residual max(p - d, 0), computed in f32, times inv_q. */
+int64_t plain_residual_row_f32(const float *p, const float *d, const float *inv_q, int64_t v) {
+    int64_t arg = 0;
+    float best = -INFINITY;
+    for (int64_t i = 0; i < v; i++) {
+        float r = p[i] - d[i];
+        float w = r > 0.0f ? r : 0.0f;
+        float s = w * inv_q[i];
+        if (s > best) {
+            best = s;
+            arg = i;
+        }
+    }
+    return arg;
+}
+
+/* The same with f64 noise: the f32 residual widened, the score in f64. */
+int64_t plain_residual_row_f64(const float *p, const float *d, const double *inv_q, int64_t v) {
+    int64_t arg = 0;
+    double best = -INFINITY;
+    for (int64_t i = 0; i < v; i++) {
+        float r = p[i] - d[i];
+        double w = r > 0.0f ? (double)r : 0.0;
+        double s = w * inv_q[i];
+        if (s > best) {
+            best = s;
+            arg = i;
+        }
+    }
+    return arg;
+}
+
 static uint64_t splitmix64(uint64_t *state) {
     uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;

@@ -15,6 +15,8 @@
 unsafe extern "C" {
     fn plain_recover_row_f32(p: *const f32, inv_q: *const f32, v: i64, draft: i64) -> i64;
     fn plain_recover_row_f64(p: *const f32, inv_q: *const f64, v: i64, draft: i64) -> i64;
+    fn plain_residual_row_f32(p: *const f32, d: *const f32, inv_q: *const f32, v: i64) -> i64;
+    fn plain_residual_row_f64(p: *const f32, d: *const f32, inv_q: *const f64, v: i64) -> i64;
     fn plain_noise_f32(seed: u64, out: *mut f32, v: i64);
     fn plain_noise_f64(seed: u64, out: *mut f64, v: i64);
 }
@@ -41,6 +43,25 @@ pub fn recover_row_f64(p: &[f32], inv_q: &[f64], draft: usize) -> usize {
     unsafe { plain_recover_row_f64(p.as_ptr(), inv_q.as_ptr(), v, draft as i64) as usize }
 }
 
+/// `argmax_i w_i * inv_q_i` in f32 with the residual `w = max(p - d, 0)`
+/// (in f32); ties to the first. Panics when the lengths differ.
+pub fn residual_row_f32(p: &[f32], d: &[f32], inv_q: &[f32]) -> usize {
+    let v = common(p.len(), inv_q.len());
+    common(d.len(), inv_q.len());
+    // SAFETY: the three pointers are valid for `v` reads; the C code reads
+    // indices 0..v only.
+    unsafe { plain_residual_row_f32(p.as_ptr(), d.as_ptr(), inv_q.as_ptr(), v) as usize }
+}
+
+/// [`residual_row_f32`] with f64 noise (the f32 residual widened, the score
+/// in f64).
+pub fn residual_row_f64(p: &[f32], d: &[f32], inv_q: &[f64]) -> usize {
+    let v = common(p.len(), inv_q.len());
+    common(d.len(), inv_q.len());
+    // SAFETY: as in `residual_row_f32`.
+    unsafe { plain_residual_row_f64(p.as_ptr(), d.as_ptr(), inv_q.as_ptr(), v) as usize }
+}
+
 /// Fills `out` with `1 / E`, `E = -logf(u)` for 24-bit uniforms `u` in
 /// (0, 1] from splitmix64 seeded with `seed`.
 pub fn noise_f32(seed: u64, out: &mut [f32]) {
@@ -61,6 +82,17 @@ mod tests {
         let p = [0.5f32, 0.5, 0.9];
         assert_eq!(super::recover_row_f32(&p, &[1.0, 1.0, 1.0], 2), 0);
         assert_eq!(super::recover_row_f64(&p, &[1.0, 1.0, 1.0], 0), 2);
+    }
+
+    #[test]
+    fn the_residual_is_clamped_at_zero_and_ties_go_to_the_first() {
+        // Residuals 0.25, 0 (clamped from -0.5), 0.25 and 0.5.
+        let p = [0.5f32, 0.25, 0.5, 0.75];
+        let d = [0.25f32, 0.75, 0.25, 0.25];
+        assert_eq!(super::residual_row_f32(&p, &d, &[2.0, 1.0, 2.0, 1.0]), 0);
+        assert_eq!(super::residual_row_f64(&p, &d, &[1.0, 1e30, 1.0, 1.0]), 3);
+        // Every residual 0: every score is 0, and the first token wins.
+        assert_eq!(super::residual_row_f32(&d[1..2], &p[1..2], &[1.0]), 0);
     }
 
     #[test]

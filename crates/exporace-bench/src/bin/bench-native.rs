@@ -4,7 +4,8 @@
 //! and thread count on its own line.
 //!
 //! Usage: `bench-native [--threads 1,2] [--budget-ms 1500] CASE...` where a
-//! case is `recover/{f32,f64}/B<b>/V<v>`, `race/{f32,f64}/V<v>`,
+//! case is `recover/{f32,f64}/B<b>/V<v>` (n-gram drafts),
+//! `residual/{f32,f64}/B<b>/V<v>` (with draft probabilities), `race/{f32,f64}/V<v>`,
 //! `seeded/{f32,f64}/V<v>` or `noise/{f32,f64}/V<v>` (the names of
 //! `benches/results.json`).
 
@@ -23,8 +24,12 @@ type Kernel = Box<dyn FnMut() -> usize + Send>;
 fn prepare<T: NoiseFloat>(kind: &str, b: usize, v: usize) -> Option<(Kernel, usize)> {
     let policy = NanPolicy::FirstNanWins;
     Some(match kind {
-        "recover" => {
-            let case = Recover::<T>::new(b, v);
+        "recover" | "residual" => {
+            let case = if kind == "residual" {
+                Recover::<T>::with_draft_probs(b, v)
+            } else {
+                Recover::<T>::new(b, v)
+            };
             let elements = case.elements();
             let run = move || {
                 let out = recover_tokens(&case.batch(), &case.inv_q, policy);

@@ -64,6 +64,8 @@ fn size(group: &str) -> (f64, f64) {
     let noise = if group.contains("/f64/") { 8.0 } else { 4.0 };
     match group.split('/').next() {
         Some("recover") => (b * 4.0 * v, b * 4.0 * v * 4.0 + b * v * noise),
+        // The draft rows as well.
+        Some("residual") => (b * 4.0 * v, b * 4.0 * v * 8.0 + b * v * noise),
         Some("race") => (v, v * (4.0 + noise)),
         Some("seeded") => (v, v * 4.0),
         // The tokens of the many-tail case (one head, 262144 tails).
