@@ -3,7 +3,7 @@
 import init, * as ex from "/pkg/web/exporace.js";
 import { EXPERIMENT_STEP, MAX_TAILS, SPEC_STEP, buildPreset, fromLogits, parseNumbers, specBatch } from "./presets.mjs";
 import { drawGrouped, drawHistogram, drawScores, drawWeights } from "./chart.mjs";
-import { timeRecover } from "./live-bench.mjs";
+import { timeCase } from "/benches/timing.mjs";
 
 const $ = (id) => document.getElementById(id);
 const num = (id) => Number($(id).value);
@@ -1387,27 +1387,33 @@ async function showPerf() {
   if (state.live) showLive(state.live);
 }
 
+/** The live case: a case name of the benchmarks and how `timeCase` times it. */
 function liveParams() {
+  const kind = $("perf-kind").value;
+  const requests = Math.min(Math.max(num("perf-b") | 0 || 8, 1), 64);
+  const vocab = Math.min(Math.max(num("perf-v") | 0 || 32000, 1), MAX_TAILS);
+  const precision = $("perf-precision").value;
   return {
-    requests: num("perf-b") | 0 || 8,
-    drafts: 4,
-    vocab: Math.min(num("perf-v") | 0 || 32000, MAX_TAILS),
-    precision: $("perf-precision").value,
-    reps: 5,
+    kind,
+    requests,
+    vocab,
+    precision,
+    name: `${kind}/${precision}/B${requests}/V${vocab}`,
+    // As benches/wasm-bench.mjs: a warm-up call, then 5 to 20 timed calls, inputs in wasm memory.
+    options: { resident: true, copy: false, budgetMs: 500, maxReps: 20 },
   };
 }
 
 /** The native case timing the same kernel as the live run, if there is one. */
 function nativeCase(p, threads) {
-  const name = `recover/${p.precision}/B${p.requests}/V${p.vocab}`;
-  return state.bench?.cases?.find((c) => c.case === name && c.threads === threads) ?? null;
+  return state.bench?.cases?.find((c) => c.case === p.name && c.threads === threads) ?? null;
 }
 
-/** Native recovered-token timings at the chosen B and precision, per vocabulary and thread count. */
+/** Native recovered-token timings of the chosen kind, B and precision, per vocabulary and thread count. */
 function drawNativeRecover() {
   if (!state.bench) return;
   const p = liveParams();
-  const prefix = `recover/${p.precision}/B${p.requests}/`;
+  const prefix = `${p.kind}/${p.precision}/B${p.requests}/`;
   const cases = state.bench.cases.filter((c) => c.case.startsWith(prefix));
   const canvas = $("perf-native-chart");
   canvas.hidden = !cases.length;
@@ -1415,7 +1421,7 @@ function drawNativeRecover() {
   const labels = [...new Set(cases.map((c) => c.case.slice(prefix.length)))].sort((a, b) => a.localeCompare(b, "en", { numeric: true }));
   const threads = [...new Set(cases.map((c) => c.threads))].sort((x, y) => x - y);
   drawGrouped(canvas, {
-    title: `native recoverTokens, B = ${p.requests} × 4 drafts, ${p.precision} noise`,
+    title: `native recoverTokens (${p.kind === "residual" ? "with draft probabilities" : "n-gram"}), B = ${p.requests} × 4 drafts, ${p.precision} noise`,
     xLabel: "vocabulary",
     yLabel: "ns per element",
     labels,
@@ -1430,9 +1436,11 @@ function drawNativeRecover() {
 async function runLiveBench() {
   const params = liveParams();
   $("perf-run").disabled = true;
-  $("perf-live").textContent = "Timing…";
+  $("perf-live").textContent = `Timing ${params.name}…`;
+  // Let the status paint before the main thread is busy.
+  await new Promise((r) => setTimeout(r, 0));
   try {
-    const rows = [{ threads: 1, ...timeRecover(ex, params) }];
+    const rows = [{ threads: 1, ...timeCase(ex, params.name, params.options) }];
     if (state.pool) rows.push({ threads: state.pool.threads, ...(await state.pool.call({ bench: params })).timing });
     state.live = { params, rows };
     showLive(state.live);
@@ -1448,15 +1456,17 @@ function showLive({ params, rows }) {
   const same = rows.every((r) => r.firstWinner === rows[0].firstWinner);
   const native = (r) => nativeCase(params, r.threads);
   $("perf-live").innerHTML =
-    `<p>recoverTokens, B = ${params.requests} requests × ${params.drafts} drafts × V = ${params.vocab}, ${params.precision} noise, ` +
-    `median of ${params.reps}. ${same ? "Same winners on every thread count." : "The thread counts disagree!"}</p>` +
+    `<p>${esc(params.name)}: recoverTokens, B = ${params.requests} requests × 4 drafts × V = ${params.vocab}` +
+    `${params.kind === "residual" ? " with draft probabilities" : ", n-gram drafts"}, ${params.precision} noise; ` +
+    `the inputs of the native case, in wasm memory; median of ${rows.map((r) => r.reps).join(" and ")} calls after a warm-up call. ` +
+    `${same ? "Same winners on every thread count." : "The thread counts disagree!"}</p>` +
     "<table class='facts' id='perf-live-table'><tr><th>threads</th><th>median (ms)</th><th>ns / element in this page</th>" +
     `<th>ns / element native (${state.bench ? esc($("perf-machine-file").selectedOptions[0].textContent) : "no file"})</th>` +
     "<th>first winner</th></tr>" +
     rows
       .map(
         (r) =>
-          `<tr><td>${r.threads}</td><td>${r.ms.toFixed(2)}</td><td>${r.nsPerElement.toFixed(3)}</td>` +
+          `<tr><td>${r.threads}</td><td>${r.medianMs.toFixed(2)}</td><td>${r.nsPerElement.toFixed(3)}</td>` +
           `<td>${native(r) ? native(r).ns_per_element.toFixed(3) : "-"}</td><td>${r.firstWinner}</td></tr>`,
       )
       .join("") +
@@ -1637,7 +1647,7 @@ async function main() {
   $("perf-run").onclick = runLiveBench;
   $("exp-run").onclick = startExperiment;
   $("exp-cancel").onclick = () => stopExperiment(`Cancelled at ${Math.round($("exp-progress").value * 100)}%.`);
-  $("perf-b").onchange = $("perf-precision").onchange = drawNativeRecover;
+  $("perf-b").onchange = $("perf-precision").onchange = $("perf-kind").onchange = drawNativeRecover;
   $("perf-machine-file").onchange = showPerf;
   $("gap-slider").oninput = () => {
     $("gap").value = $("gap-slider").value;

@@ -1,10 +1,11 @@
 // Module Web Worker holding the threaded build (`exporace/threads`): the
 // browser's main thread may not block on the pool, so the pool lives here.
 // Messages: {id, size} starts the pool and answers {id, threads};
-// {id, bench} times recoverTokens on the pool and answers {id, timing};
+// {id, bench} times a benchmark case ({name, options}, benches/timing.mjs) on
+// the pool and answers {id, timing};
 // failures answer {id, error}.
 import init, * as ex from "/pkg/threads/exporace.js";
-import { timeRecover } from "./live-bench.mjs";
+import { timeCase } from "/benches/timing.mjs";
 
 let ready = null;
 
@@ -16,7 +17,7 @@ onmessage = async ({ data }) => {
       postMessage({ id: data.id, threads: ex.threadCount() });
     } else {
       await ready;
-      postMessage({ id: data.id, timing: timeRecover(ex, data.bench) });
+      postMessage({ id: data.id, timing: timeCase(ex, data.bench.name, data.bench.options) });
     }
   } catch (e) {
     postMessage({ id: data.id, error: String((e && e.message) || e) });

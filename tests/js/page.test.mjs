@@ -241,6 +241,22 @@ test("edit a draw to E = 0, share the link, reload to the same state; performanc
   }
   assert.equal(again2[1][2], rows[1][2], "the live timing itself is kept");
   await page.locator("#perf").screenshot({ path: join(shots, "perf-other-machine.png") });
+
+  // With draft probabilities: the live run times the residual case, next to its native figure.
+  await page.selectOption("#perf-kind", "residual");
+  await page.fill("#perf-b", "1");
+  await page.fill("#perf-v", "152064");
+  await page.click("#perf-run");
+  await page.waitForFunction(() => document.querySelector("#perf-live")?.textContent.startsWith("residual/f32/B1/V152064"), null, {
+    timeout: 120000,
+  });
+  const residual = (await page.locator("#perf-live-table tr").allInnerTexts()).map((r) => r.split("\t"));
+  assert.equal(residual.length, rows.length);
+  assert.equal(residual[1][4], residual[2][4], "same first winner on 1 and N threads");
+  for (const row of residual.slice(1)) {
+    const c = avx2?.cases.find((c) => c.case === "residual/f32/B1/V152064" && c.threads === Number(row[0]));
+    assert.equal(row[3], c ? c.ns_per_element.toFixed(3) : "-", "the native figure of the residual case");
+  }
   assert.deepEqual(errors, []);
 });
 
