@@ -214,9 +214,9 @@ impl<T: NoiseFloat> Recover<T> {
     /// draft positions' target rows (and draft rows), the rows split over
     /// the current rayon pool as the kernel splits them (one chunk per
     /// thread, at least 8192 tokens). Each byte is read once, as by
-    /// [`probe`], but from five (nine) interleaved streams; the time of this read, next to [`probe`]'s flat
-    /// read of the same bytes, says how much of a kernel's distance from the
-    /// probe is its access pattern.
+    /// [`probe`], but from five (nine) interleaved streams; the time of this
+    /// read, next to [`probe`]'s flat read of the same bytes, says how much
+    /// of a kernel's distance from the probe is its access pattern.
     pub fn read_pattern(&self) -> u32 {
         use rayon::prelude::*;
         let v = self.v;
