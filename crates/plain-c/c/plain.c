@@ -5,68 +5,47 @@
 #include <math.h>
 #include <stdint.h>
 
+/* The one loop of every race peer: token i scores WEIGHT * inv_q[i] in type
+ * T, and the first best score wins (a strict `>`). Each peer below is this
+ * loop with its weight written in. */
+#define PLAIN_ARGMAX(T, WEIGHT)                                                \
+    int64_t arg = 0;                                                           \
+    T best = -INFINITY;                                                        \
+    for (int64_t i = 0; i < v; i++) {                                          \
+        T s = (T)(WEIGHT) * inv_q[i];                                          \
+        if (s > best) {                                                        \
+            best = s;                                                          \
+            arg = i;                                                           \
+        }                                                                      \
+    }                                                                          \
+    return arg;
+
+/* The residual max(p - d, 0) of token i, in f32. */
+static inline float residual(const float *p, const float *d, int64_t i) {
+    float r = p[i] - d[i];
+    return r > 0.0f ? r : 0.0f;
+}
+
 /* vLLM's recovered token for one n-gram draft position: argmax over the
  * target probabilities with the draft token zeroed, times inv_q, in f32. */
 int64_t plain_recover_row_f32(const float *p, const float *inv_q, int64_t v, int64_t draft) {
-    int64_t arg = 0;
-    float best = -INFINITY;
-    for (int64_t i = 0; i < v; i++) {
-        float w = i == draft ? 0.0f : p[i];
-        float s = w * inv_q[i];
-        if (s > best) {
-            best = s;
-            arg = i;
-        }
-    }
-    return arg;
+    PLAIN_ARGMAX(float, i == draft ? 0.0f : p[i])
 }
 
 /* The same with f64 noise: the f32 weight widened, the score in f64. */
 int64_t plain_recover_row_f64(const float *p, const double *inv_q, int64_t v, int64_t draft) {
-    int64_t arg = 0;
-    double best = -INFINITY;
-    for (int64_t i = 0; i < v; i++) {
-        double w = i == draft ? 0.0 : (double)p[i];
-        double s = w * inv_q[i];
-        if (s > best) {
-            best = s;
-            arg = i;
-        }
-    }
-    return arg;
+    PLAIN_ARGMAX(double, i == draft ? 0.0f : p[i])
 }
 
 /* vLLM's recovered token for one draft position with draft probabilities:
  * argmax over the residual max(p - d, 0), computed in f32, times inv_q. */
 int64_t plain_residual_row_f32(const float *p, const float *d, const float *inv_q, int64_t v) {
-    int64_t arg = 0;
-    float best = -INFINITY;
-    for (int64_t i = 0; i < v; i++) {
-        float r = p[i] - d[i];
-        float w = r > 0.0f ? r : 0.0f;
-        float s = w * inv_q[i];
-        if (s > best) {
-            best = s;
-            arg = i;
-        }
-    }
-    return arg;
+    PLAIN_ARGMAX(float, residual(p, d, i))
 }
 
 /* The same with f64 noise: the f32 residual widened, the score in f64. */
 int64_t plain_residual_row_f64(const float *p, const float *d, const double *inv_q, int64_t v) {
-    int64_t arg = 0;
-    double best = -INFINITY;
-    for (int64_t i = 0; i < v; i++) {
-        float r = p[i] - d[i];
-        double w = r > 0.0f ? (double)r : 0.0;
-        double s = w * inv_q[i];
-        if (s > best) {
-            best = s;
-            arg = i;
-        }
-    }
-    return arg;
+    PLAIN_ARGMAX(double, residual(p, d, i))
 }
 
 static uint64_t splitmix64(uint64_t *state) {
