@@ -462,3 +462,71 @@ fn full<T: NoiseFloat, B: Bits, const MUL: bool>(
         clean: valid & signed,
     }
 }
+
+/// The largest key of one row's scores over a span of 32-bit noise (as
+/// `GroupLook::keys` in `shared`: the raw bits of the largest f32 score in
+/// unsigned order, so `+inf`, NaN and sign bits give keys from `+inf`'s
+/// bits up), and whether every weight input is valid. A span whose inputs
+/// are not valid, or that holds the zeroed token, gets `u32::MAX`.
+#[cfg(feature = "alloc")]
+#[inline]
+pub(super) fn span_key<T: NoiseFloat>(
+    form: Form,
+    weights: Weights<'_>,
+    noise: &[T],
+) -> (u32, bool) {
+    debug_assert_eq!(T::BITS, 32);
+    let (p, d, zeroed) = match weights {
+        Weights::Plain(p) => (p, p, false),
+        Weights::Zeroed { p, zero } => (p, p, zero.is_some()),
+        Weights::Residual { p, d } => (p, d, false),
+    };
+    let residual_rows = matches!(weights, Weights::Residual { .. });
+    let (key, valid) = match (form, residual_rows) {
+        (Form::Mul, false) => span_keys::<T, true, true>(p, d, noise, plain),
+        (Form::Mul, true) => span_keys::<T, true, false>(p, d, noise, residual),
+        (Form::Div, false) => span_keys::<T, false, false>(p, d, noise, plain),
+        (Form::Div, true) => span_keys::<T, false, false>(p, d, noise, residual),
+    };
+    if zeroed || !valid {
+        (u32::MAX, valid)
+    } else {
+        (key, valid)
+    }
+}
+
+/// [`span_key`]'s lane loop. Unsigned maxima of the raw score bits, except
+/// with `SIGNED` (plain `w * q`, see [`quick`]): signed maxima, with the
+/// noise's bits in the inputs' maximum, so that a span with valid inputs
+/// has only scores from `+0.0` up, where signed and unsigned order agree.
+#[cfg(feature = "alloc")]
+#[inline(always)]
+fn span_keys<T: NoiseFloat, const MUL: bool, const SIGNED: bool>(
+    p: &[f32],
+    d: &[f32],
+    noise: &[T],
+    weight: impl Fn(f32, f32) -> f32 + Copy,
+) -> (u32, bool) {
+    let mut inputs = [0u32; LANES];
+    let mut unsigned = [0u32; LANES];
+    let mut signed = [0i32; LANES];
+    each_lane(p, d, noise, |l, p, d, n| {
+        inputs[l] = inputs[l].max(p.to_bits()).max(d.to_bits());
+        if SIGNED {
+            inputs[l] = inputs[l].max(n.to_bits() as u32);
+        }
+        let w = T::from_f32(weight(p, d));
+        let s = if MUL { w * n } else { w / n };
+        if SIGNED {
+            signed[l] = signed[l].max(s.to_bits() as u32 as i32);
+        } else {
+            unsigned[l] = unsigned[l].max(s.to_bits() as u32);
+        }
+    });
+    let key = if SIGNED {
+        signed.iter().fold(0, |m, &x| m.max(x)) as u32
+    } else {
+        unsigned.iter().fold(0, |m, &x| m.max(x))
+    };
+    (key, valid_inputs(&inputs))
+}

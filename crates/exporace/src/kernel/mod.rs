@@ -15,6 +15,8 @@
 //! same pass also checks that every value is valid, so callers can defer
 //! their value checks to the rare row where something looked wrong.
 
+#[cfg(feature = "alloc")]
+mod hinted;
 mod lanes;
 pub(crate) mod seeded;
 #[cfg(feature = "alloc")]
@@ -268,6 +270,8 @@ pub(crate) fn split_into<S: Merge>(
 
 /// Scans one chunk: each block is filtered on lanes against the bar and
 /// rescanned token by token only if a score in it could change the standings.
+/// With f32 noise and more than one span of tokens, the chunk goes through
+/// `hinted::scan_hinted` instead (the same standings, fewer rescans).
 pub(crate) fn scan<T: NoiseFloat>(
     form: Form,
     weights: Weights<'_>,
@@ -275,23 +279,44 @@ pub(crate) fn scan<T: NoiseFloat>(
     policy: NanPolicy,
     offset: usize,
 ) -> Scan<T> {
-    let mut out = Scan::new(policy);
-    let mut start = 0;
-    while start < noise.len() && out.halt.is_none() {
-        let end = (start + BLOCK).min(noise.len());
-        block(
-            &mut out,
-            form,
-            weights,
-            noise,
-            policy,
-            offset,
-            start..end,
-            None,
-        );
-        start = end;
+    #[cfg(feature = "alloc")]
+    if T::BITS == 32 && noise.len() > shared::SPAN {
+        return hinted::scan_hinted(form, weights, noise, policy, offset);
     }
+    let mut out = Scan::new(policy);
+    blocks(
+        &mut out,
+        form,
+        weights,
+        noise,
+        policy,
+        offset,
+        0..noise.len(),
+        None,
+    );
     out
+}
+
+/// Scans the blocks of `range` of a chunk into `out`, in order, until it
+/// halts; `floor` as in [`block`].
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+pub(crate) fn blocks<T: NoiseFloat>(
+    out: &mut Scan<T>,
+    form: Form,
+    weights: Weights<'_>,
+    noise: &[T],
+    policy: NanPolicy,
+    offset: usize,
+    range: Range<usize>,
+    floor: Option<T>,
+) {
+    let mut at = range.start;
+    while at < range.end && out.halt.is_none() {
+        let next = (at + BLOCK).min(range.end);
+        block(out, form, weights, noise, policy, offset, at..next, floor);
+        at = next;
+    }
 }
 
 /// Scans the block `range` of a chunk into `out` (which has not halted).

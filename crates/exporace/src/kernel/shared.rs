@@ -14,7 +14,7 @@ use alloc::vec::Vec;
 use core::ops::Range;
 
 use super::lanes::{plain, residual, valid_inputs};
-use super::{BLOCK, CHUNK, LANES, Scan, Weights, block, scan, split};
+use super::{BLOCK, CHUNK, LANES, Scan, Weights, blocks, scan, split};
 use crate::float::NoiseFloat;
 use crate::policy::NanPolicy;
 use crate::race::Form;
@@ -26,7 +26,7 @@ pub(crate) const GROUP: usize = 4;
 /// Tokens per group pass (two blocks). A pass has a fixed cost (the bars,
 /// four verdicts): over 512 tokens it measured 10% slower in cache than
 /// over 1024 (f32 and f64 noise), and over 2048 no faster.
-const SPAN: usize = 2 * BLOCK;
+pub(super) const SPAN: usize = 2 * BLOCK;
 
 /// The races `argmax_v w_k[v] * noise[v]`, one scan per entry of `weights`
 /// (equal lengths), the noise row split into chunks over rayon's pool as
@@ -114,12 +114,7 @@ fn scan_group<T: NoiseFloat>(
             if key[k] < least {
                 continue;
             }
-            let mut at = span(s).start;
-            while at < span(s).end && out.halt.is_none() {
-                let next = (at + BLOCK).min(span(s).end);
-                block(out, Form::Mul, w, noise, policy, offset, at..next, floor);
-                at = next;
-            }
+            blocks(out, Form::Mul, w, noise, policy, offset, span(s), floor);
         }
     }
     outs
@@ -149,7 +144,7 @@ const INF: u32 = 0x7f80_0000;
 /// below `b`'s score (f32) or below `score_floor(b)` (f64): both tokens
 /// score above it.
 #[inline]
-fn hint<T: NoiseFloat>(keys: impl Iterator<Item = u32>) -> (u32, Option<T>) {
+pub(super) fn hint<T: NoiseFloat>(keys: impl Iterator<Item = u32>) -> (u32, Option<T>) {
     let (mut first, mut second) = (None, None);
     for x in keys.filter(|&x| x < INF) {
         if first.is_none_or(|f| x > f) {

@@ -108,6 +108,19 @@ fn kinds<'a, T>(r: &'a Row<T>) -> [Weights<'a>; 3] {
     ]
 }
 
+/// [`scan`] of a row in chunks of `chunk` tokens, merged.
+fn scan_chunks<T: NoiseFloat>(
+    form: Form,
+    w: Weights<'_>,
+    noise: &[T],
+    policy: NanPolicy,
+    chunk: usize,
+) -> Scan<T> {
+    split_into(noise.len(), chunk, |c| {
+        scan(form, w.range(c.clone()), &noise[c.clone()], policy, c.start)
+    })
+}
+
 fn lanes_equal_scalar<T: NoiseFloat>() {
     let mut mix = Mix(0x5EED_0006);
     for case in 0..400 {
@@ -120,15 +133,7 @@ fn lanes_equal_scalar<T: NoiseFloat>() {
                         race(form, w, &r.noise, policy).finish(|i| (w.get(i), r.noise[i].to_f64()));
                     assert_eq!(key(got), want, "case {case} {w:?} {form:?} {policy}");
                     let chunk = 1 + mix.below(700) as usize;
-                    let split = split_into(r.noise.len(), chunk, |c| {
-                        scan(
-                            form,
-                            w.range(c.clone()),
-                            &r.noise[c.clone()],
-                            policy,
-                            c.start,
-                        )
-                    });
+                    let split = scan_chunks(form, w, &r.noise, policy, chunk);
                     let got = split.finish(|i| (w.get(i), r.noise[i].to_f64()));
                     assert_eq!(
                         key(got),
@@ -749,6 +754,95 @@ fn shared_long_rows_equal_scalar<T: NoiseFloat>() {
     }
 }
 
+/// Long single rows (2 to 9 spans, and now and then more than a window of
+/// spans), raced through span keys and hints with f32 noise: ties between
+/// span maxima (weights and noise on small grids), a few planted odd values
+/// (NaN, infinities, zeros of either sign, negative values) or none, every
+/// kind of weights, both forms, every policy; the result is the scalar one,
+/// bit for bit, whole and split into chunks.
+fn hinted_long_rows_equal_scalar<T: NoiseFloat>() {
+    use super::hinted::WINDOW;
+    use super::shared::SPAN;
+    let mut mix = Mix(0x5EED_000A);
+    for case in 0..60 {
+        let n = match case % 20 {
+            0 => WINDOW * SPAN + 1 + mix.below(3 * SPAN as u64) as usize,
+            _ => SPAN * (1 + mix.below(9) as usize) + mix.below(40) as usize + 1,
+        };
+        let grid = mix.below(2) == 0;
+        // Valid weights in most rows, so that planted noise decides `clean`.
+        let valid_weights = mix.below(4) != 0;
+        let shape = 2 + mix.below(10);
+        let mut r = Row::<T> {
+            p: (0..n)
+                .map(|i| match grid {
+                    true => mix.below(4) as f32 * 0.25,
+                    false if valid_weights => mix.unit() as f32,
+                    false => mix.weight(i, shape),
+                })
+                .collect(),
+            d: (0..n).map(|i| mix.weight(i, shape + 3)).collect(),
+            noise: (0..n)
+                .map(|_| match grid {
+                    true => T::from_f64(1.0 + mix.below(3) as f64),
+                    false => mix.noise(false),
+                })
+                .collect(),
+            zero: (mix.below(2) == 0).then(|| mix.below(n as u64) as usize),
+        };
+        // Now and then the zeroed token is the row's top score, which its
+        // span's key must not count.
+        if mix.below(3) == 0 {
+            let score = |i: usize| T::from_f32(r.p[i]) * r.noise[i];
+            r.zero = (0..n).reduce(|a, b| if score(b) > score(a) { b } else { a });
+        }
+        for _ in 0..mix.below(4) {
+            let at = mix.below(n as u64) as usize;
+            r.noise[at] =
+                [T::NAN, T::INFINITY, T::ZERO, -T::ZERO, T::from_f64(-1.0)][mix.below(5) as usize];
+            if mix.below(2) == 0 {
+                r.p[at] = 0.0;
+            }
+        }
+        // Clean promises weight inputs from `+0.0` (not `-0.0`) below
+        // `+inf`, and no noise below `-0.0` nor a NaN with its sign bit set.
+        let sign = 1u64 << (T::BITS - 1);
+        let negative = |q: &T| *q < T::ZERO || (q.is_nan() && q.to_bits() & sign != 0);
+        let valid_noise = !r.noise.iter().any(negative);
+        let valid_input = |x: &f32| x.to_bits() < f32::INFINITY.to_bits();
+        for w in kinds(&r) {
+            for form in [Form::Mul, Form::Div] {
+                for policy in NanPolicy::ALL {
+                    let want = key(scalar(form, w, &r.noise, policy));
+                    let finish = |s: Scan<T>| key(s.finish(|i| (w.get(i), r.noise[i].to_f64())));
+                    let got = scan(form, w, &r.noise, policy, 0);
+                    let valid = match w {
+                        Weights::Residual { .. } => r.p.iter().chain(&r.d).all(valid_input),
+                        _ => r.p.iter().all(valid_input),
+                    };
+                    let halted = got.halt.is_some();
+                    assert!(
+                        !got.clean || halted || (valid && valid_noise),
+                        "case {case} clean"
+                    );
+                    assert_eq!(
+                        finish(got),
+                        want,
+                        "case {case} n {n} {w:?} {form:?} {policy}"
+                    );
+                    let chunk = SPAN + mix.below(n as u64) as usize;
+                    let split = scan_chunks(form, w, &r.noise, policy, chunk);
+                    assert_eq!(
+                        finish(split),
+                        want,
+                        "case {case} chunk {chunk} {form:?} {policy}"
+                    );
+                }
+            }
+        }
+    }
+}
+
 /// The group pass judges f64 noise through f32 bounds: a score one ulp
 /// above a bar is never shown below it, over 400 binary orders of magnitude
 /// of noise and 140 of weight, alone in a row (the remainder loop) or in any
@@ -815,6 +909,8 @@ both_precisions! {
     shared_rows_equal_scalar => shared_rows_equal_scalar_f32, shared_rows_equal_scalar_f64;
     shared_long_rows_equal_scalar =>
         shared_long_rows_equal_scalar_f32, shared_long_rows_equal_scalar_f64;
+    hinted_long_rows_equal_scalar =>
+        hinted_long_rows_equal_scalar_f32, hinted_long_rows_equal_scalar_f64;
     shared_scans_flag_every_invalid_value =>
         shared_scans_flag_every_invalid_value_f32, shared_scans_flag_every_invalid_value_f64;
     quick_agrees_with_full => quick_agrees_with_full_f32, quick_agrees_with_full_f64;
