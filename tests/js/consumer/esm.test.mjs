@@ -60,6 +60,24 @@ test("seeded raceMul (f32) equals the golden race", () => {
   assert.equal(r.marginUlps, g.margin_ulps);
 });
 
+test("a race result is { winner, runnerUp, marginUlps }, null where there is no runner-up", () => {
+  // 0.25 * 4 = 1 beats 0.5 * 1 = 0.5, exactly, 2^23 fp32 ulps apart.
+  const two = ex.raceMul(new Float32Array([0.5, 0.25]), new Float32Array([1, 4]));
+  assert.equal(JSON.stringify(two), JSON.stringify({
+    winner: { token: 1, score: 1, bits: "0x3f800000" },
+    runnerUp: { token: 0, score: 0.5, bits: "0x3f000000" },
+    marginUlps: 8388608,
+  }));
+  const one = ex.raceDiv(new Float32Array([0.75]), new Float64Array([0.5]));
+  assert.deepEqual(one, { winner: { token: 0, score: 1.5, bits: "0x3ff8000000000000" }, runnerUp: null, marginUlps: null });
+  const batch = ex.recoverTokens(
+    { vocabSize: 2, cuNumDraftTokens: new Int32Array([1]), draftTokenIds: new Int32Array([0]), targetProbs: new Float32Array([0.5, 0.25]) },
+    new Float32Array([1, 4]),
+  );
+  assert.ok(Array.isArray(batch) && batch.length === 1);
+  assert.deepEqual(batch[0].winner, two.winner);
+});
+
 test("seeded raceDiv (f64, row 3) equals the golden race", () => {
   const s = json("race_f64_div.scenario.json");
   const g = json("race_f64_div.result.json").result;
@@ -122,6 +140,18 @@ test("rejectionSample with seeded uniforms and bonus races equals the golden", (
     out.requests.map((q) => [q.numAccepted, q.bonus]),
     g.requests.map((q) => [q.num_accepted, q.bonus]),
   );
+  // raceMul builds its result object field by field, the traces through
+  // serde: the same fields in the same order, the same values.
+  let bonusRaces = 0;
+  out.requests.forEach((q, r) => {
+    if (!q.bonusRace) return;
+    const row = (a) => a.subarray(r * v, (r + 1) * v);
+    const direct = ex.raceMul(row(flat(s.bonus_probs)), row(bonusInvQ));
+    assert.deepEqual(direct, q.bonusRace, `request ${r}`);
+    assert.equal(JSON.stringify(direct), JSON.stringify(q.bonusRace), `request ${r}`);
+    bonusRaces += 1;
+  });
+  assert.equal(bonusRaces, 2);
 });
 
 test("Triton Philox: randint is the first word of randint4x, rand is in [0, 1]", () => {
