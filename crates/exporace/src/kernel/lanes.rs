@@ -466,8 +466,11 @@ fn full<T: NoiseFloat, B: Bits, const MUL: bool>(
 /// The largest key of one row's scores over a span of 32-bit noise (as
 /// `GroupLook::keys` in `shared`: the raw bits of the largest f32 score in
 /// unsigned order, so `+inf`, NaN and sign bits give keys from `+inf`'s
-/// bits up), and whether every weight input is valid. A span whose inputs
-/// are not valid, or that holds the zeroed token, gets `u32::MAX`.
+/// bits up), and whether its inputs are valid: every weight input finite
+/// and from `+0.0` up, and for plain `w * q` (signed keys, see
+/// [`span_keys`]) every noise value too. A span whose inputs are not
+/// valid, or that holds the zeroed token, gets `u32::MAX`, so its tokens
+/// are always scanned exactly, with the block scan's own checks.
 #[cfg(feature = "alloc")]
 #[inline]
 pub(super) fn span_key<T: NoiseFloat>(
