@@ -12,7 +12,7 @@
 //! to the noise type. E = 0 has probability 2^-53 and gives `inv_q = +inf`.
 
 use crate::float::NoiseFloat;
-use crate::philox::{key, philox4x32_10};
+use crate::philox::{first_words, key, philox4x32_10};
 
 /// Independent random streams of one seed, so that the noise of a race, the
 /// acceptance uniforms and the bonus draws never share bits.
@@ -79,11 +79,20 @@ pub fn exp1<T: NoiseFloat>(seed: u64, stream: Stream, row: u64, token: u32) -> T
 /// Tokens per lane step of the fills: Philox runs on this many lanes at once.
 pub(crate) const LANES: usize = 16;
 
+/// Counters per call of [`first_words`] in [`uniforms`] natively: one AVX2
+/// register of 64-bit words, so a call's rounds need few registers and the
+/// calls of a step overlap. With all 16 counters in one call LLVM spilled;
+/// with a loop that called the scalar block per token, LLVM vectorised it
+/// four tokens at a time and each group's rounds waited on the last: the
+/// fused seeded race took about 12 cycles per token on AVX2, at the latency
+/// of the multiplies, against about 10 now (benches/README).
+const GROUP: usize = 4;
+
 /// The 53-bit uniforms of tokens `first..first + N` of a row, Philox on
-/// lanes: the same bits as [`uniform53`] per token. Natively the loop has a
-/// shape LLVM vectorises (SSE2, AVX2 or AVX-512); with wasm's SIMD128, which
-/// LLVM leaves scalar here, four counters at a time go through
-/// `philox_simd128`.
+/// lanes: the same bits as [`uniform53`] per token. Natively in groups of
+/// [`GROUP`] counters through [`first_words`], a shape LLVM vectorises
+/// (SSE2, AVX2 or AVX-512); with wasm's SIMD128, where LLVM leaves that
+/// scalar, four groups of four go through `philox_simd128`.
 #[inline(always)]
 pub(crate) fn uniforms<const N: usize>(
     seed: u64,
@@ -109,15 +118,17 @@ pub(crate) fn uniforms<const N: usize>(
         }
         return u;
     }
-    for (l, slot) in u.iter_mut().enumerate() {
-        let counter = [
-            (first + l) as u32,
-            row as u32,
-            stream as u32,
-            (row >> 32) as u32,
-        ];
-        let [w0, w1, _, _] = philox4x32_10(counter, k);
-        *slot = unit53(w0, w1);
+    let c = [row as u32, stream as u32, (row >> 32) as u32];
+    let (groups, rest) = u.as_chunks_mut::<GROUP>();
+    for (g, group) in groups.iter_mut().enumerate() {
+        let t = (first + g * GROUP) as u32;
+        let [w0, w1] = first_words::<GROUP>(t, c[0], c[1], c[2], k);
+        *group = core::array::from_fn(|l| unit53(w0[l], w1[l]));
+    }
+    let done = first + groups.len() * GROUP;
+    for (l, slot) in rest.iter_mut().enumerate() {
+        let [w0, w1] = first_words::<1>((done + l) as u32, c[0], c[1], c[2], k);
+        *slot = unit53(w0[0], w1[0]);
     }
     u
 }

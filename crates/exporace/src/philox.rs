@@ -42,6 +42,52 @@ pub fn philox4x32_10(counter: [u32; 4], key: [u32; 2]) -> [u32; 4] {
     [c0, c1, c2, c3]
 }
 
+/// The first two words of Philox4x32-10 for the `N` counters
+/// `(first + l, c1, c2, c3)` (`first + l` wrapping): lane `l` of the results
+/// is `philox4x32_10([first + l, c1, c2, c3], key)[0]` and `[1]`. The lanes
+/// go through each round together, so a round's multiplies do not wait on
+/// one another. Each word is kept in a 64-bit lane: a product's high half is
+/// a shift, its low half needs no work (the next multiply reads only the
+/// low 32 bits of its operand, as x86's `pmuludq` does), and the upper
+/// halves left over are dropped at the end.
+#[inline(always)]
+pub(crate) fn first_words<const N: usize>(
+    first: u32,
+    c1: u32,
+    c2: u32,
+    c3: u32,
+    key: [u32; 2],
+) -> [[u32; N]; 2] {
+    let low = |x: u64| x & 0xffff_ffff;
+    let mut x0: [u64; N] = core::array::from_fn(|l| first.wrapping_add(l as u32) as u64);
+    let mut x1 = [c1 as u64; N];
+    let mut x2 = [c2 as u64; N];
+    let mut x3 = [c3 as u64; N];
+    let keys: [[u64; 2]; 10] = core::array::from_fn(|r| {
+        let r = r as u32;
+        [
+            key[0].wrapping_add(WEYL_0.wrapping_mul(r)) as u64,
+            key[1].wrapping_add(WEYL_1.wrapping_mul(r)) as u64,
+        ]
+    });
+    // The rounds are spelled out: as a loop over rounds, LLVM kept the loop
+    // and each round waited on the last.
+    macro_rules! round {
+        ($($r:literal)*) => {$(
+            for l in 0..N {
+                let p0 = MUL_A as u64 * low(x0[l]);
+                let p2 = MUL_B as u64 * low(x2[l]);
+                x0[l] = (p2 >> 32) ^ (x1[l] ^ keys[$r][0]);
+                x2[l] = (p0 >> 32) ^ (x3[l] ^ keys[$r][1]);
+                x1[l] = p2;
+                x3[l] = p0;
+            }
+        )*};
+    }
+    round!(0 1 2 3 4 5 6 7 8 9);
+    [x0.map(|x| x as u32), x1.map(|x| x as u32)]
+}
+
 /// The Philox key of a 64-bit seed: (low word, high word).
 #[inline(always)]
 pub const fn key(seed: u64) -> [u32; 2] {
@@ -189,5 +235,28 @@ mod tests {
         assert_eq!(triton_uniform(0x8000_0000), 1.0 - f32::EPSILON / 2.0);
         assert_eq!(triton_uniform(0), 0.0);
         assert_eq!(triton_uniform(u32::MAX), 0.0);
+    }
+
+    /// The lane form against the scalar block, with counters that wrap.
+    #[test]
+    fn first_words_equal_scalar_blocks() {
+        fn check<const N: usize>(first: u32, c: [u32; 3], key: [u32; 2]) {
+            let [w0, w1] = first_words::<N>(first, c[0], c[1], c[2], key);
+            for l in 0..N {
+                let t = first.wrapping_add(l as u32);
+                let want = philox4x32_10([t, c[0], c[1], c[2]], key);
+                assert_eq!([w0[l], w1[l]], [want[0], want[1]], "first {first} lane {l}");
+            }
+        }
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        for _ in 0..50 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let (a, b) = (x as u32, (x >> 32) as u32);
+            check::<4>(a, [b, a ^ b, b.rotate_left(7)], [b, a]);
+            check::<5>(u32::MAX - (a % 6), [a, 3, b], [a.rotate_left(3), b]);
+            check::<1>(b, [a, 0, 0], [0, 0]);
+        }
     }
 }
