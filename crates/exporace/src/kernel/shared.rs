@@ -100,7 +100,7 @@ fn scan_group<T: NoiseFloat>(
     let mut keys = Vec::with_capacity(spans);
     let mut clean = true;
     for s in 0..spans {
-        let look = look_group(padded.map(|w| w.range(span(s))), &noise[span(s)]);
+        let look = look_group(padded, noise, span(s));
         // Rows of mixed kinds: every span is odd, and the exact scans check
         // their own values.
         clean &= look.is_none_or(|l| l.clean);
@@ -183,8 +183,11 @@ pub(super) struct GroupLook {
     clean: bool,
 }
 
-/// The group pass over one span of every row; `None` for rows of mixed
-/// kinds, which are then scanned alone. With f32 noise the scores are the
+/// The group pass over tokens `span` of every row (rows and noise of the
+/// whole chunk, sliced here: sliced by the caller, four `Weights` built per
+/// span cost about 140 instructions, a third of the span's work beyond its
+/// lane loop); `None` for rows of mixed kinds, which are then scanned
+/// alone. With f32 noise the scores are the
 /// race's own; with f64 noise they are bounds computed in f32 ([`upper`],
 /// [`lower_bar`], [`score_floor`]), half the work per token of f64 lanes.
 ///
@@ -195,12 +198,13 @@ pub(super) struct GroupLook {
 pub(super) fn look_group<T: NoiseFloat>(
     rows: [Weights<'_>; GROUP],
     noise: &[T],
+    span: Range<usize>,
 ) -> Option<GroupLook> {
     if T::BITS == 32 {
         // f32 to f64 and back is exact (LLVM drops the pair).
-        by_kind(rows, noise, |q| q.to_f64() as f32)
+        by_kind(rows, noise, span, |q| q.to_f64() as f32)
     } else {
-        by_kind(rows, noise, |q| upper(q.to_f64()))
+        by_kind(rows, noise, span, |q| upper(q.to_f64()))
     }
 }
 
@@ -280,11 +284,13 @@ pub(super) fn score_floor(key: u32) -> f64 {
 fn by_kind<T: NoiseFloat>(
     rows: [Weights<'_>; GROUP],
     noise: &[T],
+    span: Range<usize>,
     narrow: impl Fn(T) -> f32 + Copy,
 ) -> Option<GroupLook> {
     use Weights::{Plain, Residual, Zeroed};
+    let noise = &noise[span.clone()];
     let p = rows.map(|w| match w {
-        Plain(p) | Residual { p, .. } | Zeroed { p, .. } => p,
+        Plain(p) | Residual { p, .. } | Zeroed { p, .. } => &p[span.clone()],
     });
     match rows {
         [Plain(_), Plain(_), Plain(_), Plain(_)] => {
@@ -297,15 +303,15 @@ fn by_kind<T: NoiseFloat>(
             Residual { .. },
         ] => {
             let d = rows.map(|w| match w {
-                Residual { d, .. } => d,
-                Plain(p) | Zeroed { p, .. } => p,
+                Residual { d, .. } => &d[span.clone()],
+                Plain(p) | Zeroed { p, .. } => &p[span.clone()],
             });
             Some(lanes::<T, false>(p, d, noise, narrow, residual))
         }
         [Zeroed { .. }, Zeroed { .. }, Zeroed { .. }, Zeroed { .. }] => {
             let mut look = lanes::<T, true>(p, p, noise, narrow, plain);
             for (key, w) in look.keys.iter_mut().zip(rows) {
-                if matches!(w, Zeroed { zero: Some(_), .. }) {
+                if matches!(w, Zeroed { zero: Some(z), .. } if span.contains(&z)) {
                     *key = ODD;
                 }
             }

@@ -867,7 +867,7 @@ fn f64_group_bounds_find_every_score_above_the_bar() {
         let mut noise = alloc::vec![1.0f64; len];
         noise[lane] = q;
         let rows = [Weights::Plain(&p); GROUP];
-        let key = look_group(rows, &noise).expect("one kind").keys[0];
+        let key = look_group(rows, &noise, 0..len).expect("one kind").keys[0];
         let shown_below = |bar: f64| lower_bar(bar).is_some_and(|t| key <= t.to_bits());
         let below = f64::from_bits(s.to_bits() - 1);
         assert!(!shown_below(below), "w {w:e} q {q:e} bar {below:e}");
