@@ -79,20 +79,27 @@ pub fn exp1<T: NoiseFloat>(seed: u64, stream: Stream, row: u64, token: u32) -> T
 /// Tokens per lane step of the fills: Philox runs on this many lanes at once.
 pub(crate) const LANES: usize = 16;
 
-/// Counters per call of [`first_words`] in [`uniforms`] natively: one AVX2
-/// register of 64-bit words, so a call's rounds need few registers and the
-/// calls of a step overlap. With all 16 counters in one call LLVM spilled;
-/// with a loop that called the scalar block per token, LLVM vectorised it
-/// four tokens at a time and each group's rounds waited on the last: the
-/// fused seeded race took about 12 cycles per token on AVX2, at the latency
-/// of the multiplies, against about 10 now (benches/README).
+/// Counters per call of [`first_words`] in [`uniforms`] without AVX-512:
+/// one AVX2 register of 64-bit words, so a call's rounds need few registers
+/// and the calls of a step overlap. With all 16 counters in one call LLVM
+/// spilled; with the loop that AVX-512 builds keep (the scalar block per
+/// token), LLVM vectorised it four tokens at a time and each group's rounds
+/// waited on the last: the fused seeded race took about 12 cycles per token
+/// on AVX2, at the latency of the multiplies, against about 10 with groups
+/// (benches/README).
 const GROUP: usize = 4;
 
 /// The 53-bit uniforms of tokens `first..first + N` of a row, Philox on
-/// lanes: the same bits as [`uniform53`] per token. Natively in groups of
-/// [`GROUP`] counters through [`first_words`], a shape LLVM vectorises
-/// (SSE2, AVX2 or AVX-512); with wasm's SIMD128, where LLVM leaves that
-/// scalar, four groups of four go through `philox_simd128`.
+/// lanes: the same bits as [`uniform53`] per token.
+///
+/// - With AVX-512, a loop over the tokens of the scalar block, which LLVM
+///   vectorises eight tokens to a register, two registers side by side
+///   (`znver4`). Written in [`GROUP`]s, it compiled to 256-bit registers
+///   (groups of four) or 128-bit ones (groups of eight).
+/// - Other native builds (SSE2, AVX2): groups of [`GROUP`] counters
+///   through [`first_words`].
+/// - Wasm's SIMD128, where LLVM leaves both scalar: four groups of four
+///   through `philox_simd128`.
 #[inline(always)]
 pub(crate) fn uniforms<const N: usize>(
     seed: u64,
@@ -115,6 +122,19 @@ pub(crate) fn uniforms<const N: usize>(
             for (slot, (a, b)) in quad.iter_mut().zip(w0.into_iter().zip(w1)) {
                 *slot = unit53(a, b);
             }
+        }
+        return u;
+    }
+    if cfg!(target_feature = "avx512f") {
+        for (l, slot) in u.iter_mut().enumerate() {
+            let counter = [
+                (first + l) as u32,
+                row as u32,
+                stream as u32,
+                (row >> 32) as u32,
+            ];
+            let [w0, w1, _, _] = philox4x32_10(counter, k);
+            *slot = unit53(w0, w1);
         }
         return u;
     }
