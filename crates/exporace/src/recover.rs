@@ -98,8 +98,15 @@ pub fn recover_tokens<T: NoiseFloat>(
     #[cfg(feature = "parallel")]
     let scans: Vec<Scan<T>> = {
         use rayon::prelude::*;
-        let per_request: Vec<Vec<Scan<T>>> = (0..batch.num_requests())
+        // Each job takes requests worth at least `CHUNK` scores, the least
+        // work a row is split into: in wasm a job on the pool of Web
+        // Workers costs tens of microseconds to hand out, and a page's pool
+        // of 2 took 2x as long as one thread on 8 requests of 4 x 32000.
+        let requests = batch.num_requests();
+        let per_request = (batch.num_tokens() * v / requests.max(1)).max(1);
+        let per_request: Vec<Vec<Scan<T>>> = (0..requests)
             .into_par_iter()
+            .with_min_len(kernel::CHUNK.div_ceil(per_request))
             .map(request)
             .collect();
         per_request.into_iter().flatten().collect()
