@@ -70,8 +70,9 @@ pub(crate) fn first_words<const N: usize>(
             key[1].wrapping_add(WEYL_1.wrapping_mul(r)) as u64,
         ]
     });
-    // The rounds are spelled out: as a loop over rounds, LLVM kept the loop
-    // and each round waited on the last.
+    // The rounds are spelled out: written as a loop over `keys`, the loop
+    // stayed, with two multiplies per round, and the fused seeded race took
+    // 4.9 to 5.9 ns per token against 2.8 to 3.4 (AVX2, alternating runs).
     macro_rules! round {
         ($($r:literal)*) => {$(
             for l in 0..N {
