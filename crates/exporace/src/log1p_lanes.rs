@@ -6,13 +6,14 @@
 //! with two divisions, most of the cost of a fill. Here the same operations,
 //! with the same constants and in the same order (no fused multiply-add:
 //! Rust never contracts), run on an array of lanes with both of its branches
-//! computed and one selected per lane, a shape LLVM vectorises. The bits
-//! equal the scalar transform's on the fills' whole domain, `u = 0` and
-//! `u = k 2^-53` for `k` in `[1, 2^53)`; outside it (`u < 2^-53`, `u >= 1`,
-//! NaN) they are not specified. The wasm build runs the same steps written
-//! out for SIMD128 (`log1p_simd128`). Both are checked against the scalar
-//! transform in `crates/exporace-wasm/tests/lanes.rs`, natively and in the
-//! browser.
+//! computed and one selected per lane, a shape LLVM vectorises, and without
+//! the correction term's division, which is zero on the domain (see
+//! `ln_1p_neg`). The bits equal the scalar transform's on the fills' whole
+//! domain, `u = 0` and `u = k 2^-53` for `k` in `[1, 2^53)`; outside it
+//! (`u < 2^-53`, `u >= 1`, NaN) they are not specified. The wasm build runs
+//! the same steps written out for SIMD128 (`log1p_simd128`). Both are checked
+//! against the scalar transform in `crates/exporace-wasm/tests/lanes.rs`,
+//! natively and in the browser.
 
 /// `libm` 0.2.16's constants for `log1p` (musl's and FreeBSD's, given there
 /// with these bits): `ln 2` split in two, and the coefficients of its
@@ -48,8 +49,14 @@ pub(crate) fn flipped_exp_lanes<const N: usize>(u: &[f64; N]) -> [f64; N] {
 /// paths: `x` itself for `-0.0` (its `|x| < 2^-53` case); `f = x`, `k = 0`,
 /// `c = 0` while the high word of `x` is at most `0xbfd2bec4` (`1 + x` not
 /// below about `sqrt(2) / 2`); else the reduction of `1 + x` to `2^k (1 + f)`
-/// with `k` at most 0, where its correction term is `(x - (1 + x - 1)) / (1
-/// + x)` (the `k < 2` case of `k < 54`). The last two share the polynomial.
+/// with `k` at most 0, where its correction term is `c = (x - (1 + x - 1)) /
+/// (1 + x)` (the `k < 2` case of `k < 54`). The last two share the polynomial.
+///
+/// On the domain `c` is `+0.0` on both paths, so it is left out, and with it
+/// a division: `1 + x = (2^53 - k) 2^-53` for `u = k 2^-53` is an integer
+/// multiple of `2^-53` below 1, exact in f64, so `1 + x - 1` gives `x` back
+/// exactly and `x - x` is `+0.0`. It was added to `dk * LN2_LO`, which is
+/// never `-0.0` (`dk` is `+0.0` or negative), so the sum is that product.
 #[inline(always)]
 fn ln_1p_neg(u: f64) -> f64 {
     let x = -u;
@@ -59,12 +66,10 @@ fn ln_1p_neg(u: f64) -> f64 {
     let bits = one.to_bits();
     let hu = ((bits >> 32) as u32).wrapping_add(0x3ff0_0000 - 0x3fe6_a09e);
     let k_reduced = (hu >> 20) as i32 - 0x3ff;
-    let c_reduced = (x - (one - 1.0)) / one;
     let reduced = u64::from((hu & 0x000f_ffff) + 0x3fe6_a09e) << 32 | (bits & 0xffff_ffff);
     let f_reduced = f64::from_bits(reduced) - 1.0;
     let near = hx <= 0xbfd2_bec4;
     let f = if near { x } else { f_reduced };
-    let c = if near { 0.0 } else { c_reduced };
     let k = if near { 0 } else { k_reduced };
     let hfsq = 0.5 * f * f;
     let s = f / (2.0 + f);
@@ -74,6 +79,6 @@ fn ln_1p_neg(u: f64) -> f64 {
     let t2 = z * (LG1 + w * (LG3 + w * (LG5 + w * LG7)));
     let r = t2 + t1;
     let dk = k as f64;
-    let log = s * (hfsq + r) + (dk * LN2_LO + c) - hfsq + f + dk * LN2_HI;
+    let log = s * (hfsq + r) + dk * LN2_LO - hfsq + f + dk * LN2_HI;
     if u == 0.0 { x } else { log }
 }

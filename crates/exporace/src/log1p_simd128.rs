@@ -3,8 +3,8 @@
 //!
 //! LLVM leaves [`flipped_exp_lanes`]'s loop scalar for SIMD128 (its cost
 //! model finds the vector form not beneficial), so the wasm build spells it
-//! out: the same operations on the same constants in the same order, with
-//! two changes that keep every value. The high-word test `hx <= 0xbfd2_bec4`
+//! out: the same operations on the same constants in the same order (no
+//! correction term either), with two changes that keep every value. The high-word test `hx <= 0xbfd2_bec4`
 //! becomes `u < NEAR` (for `u` from `+0.0` up, `hx` is `u`'s high word with
 //! the sign bit set, and non-negative floats order as their bits), and `k`
 //! becomes a float without an integer conversion (SIMD128 has none from
@@ -60,7 +60,6 @@ fn ln_1p_neg(u: v128) -> v128 {
         v128_or(splat(TWO_52), u64x2_shr(hu, 20)),
         splat(TWO_52 + 1023.0),
     );
-    let c_reduced = f64x2_div(f64x2_sub(x, f64x2_sub(one, splat(1.0))), one);
     let high = u64x2_add(
         v128_and(hu, u64x2_splat(0x000f_ffff)),
         u64x2_splat(0x3fe6_a09e),
@@ -70,7 +69,6 @@ fn ln_1p_neg(u: v128) -> v128 {
     let near = f64x2_lt(u, splat(NEAR));
     let f = v128_bitselect(x, f_reduced, near);
     // `+0.0` where near.
-    let c = v128_andnot(c_reduced, near);
     let dk = v128_andnot(k_reduced, near);
     let hfsq = f64x2_mul(f64x2_mul(splat(0.5), f), f);
     let s = f64x2_div(f, f64x2_add(splat(2.0), f));
@@ -85,7 +83,7 @@ fn ln_1p_neg(u: v128) -> v128 {
             f64x2_sub(
                 f64x2_add(
                     f64x2_mul(s, f64x2_add(hfsq, r)),
-                    f64x2_add(f64x2_mul(dk, splat(LN2_LO)), c),
+                    f64x2_mul(dk, splat(LN2_LO)),
                 ),
                 hfsq,
             ),
