@@ -79,15 +79,17 @@ pub(crate) fn scan_shared<T: NoiseFloat>(
 ///
 /// The group pass first reads every span of the chunk once for all rows and
 /// keeps each row's largest key per span ([`GroupLook::keys`]). Then each
-/// row's exact scan ([`block`], in token order) visits only the spans whose
-/// key reaches the row's [`hint`]: a span below it holds no token that can
-/// be the leader or the runner-up, because two tokens of other spans score
+/// row's exact scan (in token order) visits only the spans whose key
+/// reaches the row's [`hint`]: a span below it holds no token that can be
+/// the leader or the runner-up, because two tokens of other spans score
 /// more, so the standings come out as if every token had been entered. Odd
 /// spans (NaN, a sign bit, `+inf`, the zeroed token, rows of mixed kinds)
 /// are always scanned. Judged against the standings so far instead, every
 /// span that set a new record for a row (about `1 + ln(spans)` of them, the
 /// first always) took a full scan: a fifth of the pass's instructions at
-/// batch 1 (callgrind).
+/// batch 1 (callgrind). Spans the pass found valid for the row go through
+/// [`enter_clearing`] when the hint gives a floor, the others through
+/// [`block`] and its checks.
 fn scan_group<T: NoiseFloat>(
     rows: &[Weights<'_>],
     noise: &[T],
@@ -106,6 +108,16 @@ fn scan_group<T: NoiseFloat>(
         clean &= look.is_none_or(|l| l.clean);
         keys.push(look.map_or([ODD; GROUP], |l| l.keys));
     }
+    // The span of a row's zeroed token: scanned exactly, and with the checks
+    // unless its key (with the token's own weight) was valid. Marked here,
+    // once per row: marked in the group pass, after its loop, the pass's
+    // loop ran 8% slower in Node (f64 noise).
+    for (k, w) in rows.iter().enumerate() {
+        if let Weights::Zeroed { zero: Some(z), .. } = *w {
+            let key = &mut keys[z / SPAN][k];
+            *key = if *key < INF { ZEROED } else { ODD };
+        }
+    }
     let mut outs = [Scan::new(policy); GROUP];
     for (k, (out, &w)) in outs.iter_mut().zip(rows).enumerate() {
         out.clean &= clean;
@@ -114,15 +126,119 @@ fn scan_group<T: NoiseFloat>(
             if key[k] < least {
                 continue;
             }
-            blocks(out, Form::Mul, w, noise, policy, offset, span(s), floor);
+            match floor {
+                // `clean` and a key below `INF`: every value of the span
+                // is valid for this row (see `GroupLook`).
+                Some(floor) if clean && (key[k] < INF || key[k] == ZEROED) => {
+                    if out.halt.is_none() {
+                        enter_clearing(out, w, noise, offset, span(s), floor);
+                    }
+                }
+                _ => blocks(out, Form::Mul, w, noise, policy, offset, span(s), floor),
+            }
         }
     }
     outs
 }
 
+/// Enters into `out`, in token order, the tokens of `span` whose score
+/// clears the bar (the larger of `floor` and the standings' own), for a
+/// span whose values the group pass found valid for the row: every score a
+/// number from `+0.0` up, so nothing to check and no NaN to halt on.
+///
+/// A token scoring at most the bar when it comes is not in the final top
+/// two: `floor` is below two tokens that are entered (see [`block`]'s
+/// `floor`), and the standings' bar is the score of a runner-up that came
+/// earlier, which wins ties. So the final standings are those of [`block`],
+/// which enters every token of a step that may clear the bar, and the scan
+/// takes one lane pass per step instead of [`block`]'s three (its checks,
+/// its step flags, each loud step's own check). Recover f32 B 1 (callgrind,
+/// 6 calls): kernel instructions -16% at V 32000, -3.7% at V 152064.
+///
+/// [`block`]: super::block
+#[inline(always)]
+fn enter_clearing<T: NoiseFloat>(
+    out: &mut Scan<T>,
+    w: Weights<'_>,
+    noise: &[T],
+    offset: usize,
+    span: Range<usize>,
+    floor: T,
+) {
+    use Weights::{Plain, Residual, Zeroed};
+    let plain_range = |out: &mut Scan<T>, p: &[f32], r: Range<usize>| {
+        let p = &p[r.clone()];
+        enter_by(out, p, p, &noise[r.clone()], offset + r.start, floor, plain);
+    };
+    match w {
+        // The zeroed token weighs 0: the tokens before it, it, the rest.
+        Zeroed { p, zero: Some(z) } if span.contains(&z) => {
+            plain_range(out, p, span.start..z);
+            let n = &noise[z..z + 1];
+            enter_by(out, &[0.0], &[0.0], n, offset + z, floor, plain);
+            plain_range(out, p, z + 1..span.end);
+        }
+        Plain(p) | Zeroed { p, .. } => plain_range(out, p, span),
+        Residual { p, d } => {
+            let first = offset + span.start;
+            let (p, d, noise) = (&p[span.clone()], &d[span.clone()], &noise[span]);
+            enter_by(out, p, d, noise, first, floor, residual)
+        }
+    }
+}
+
+/// [`enter_clearing`] over one kind of weights, tokens numbered from
+/// `first`: each step's scores on lanes, compared with the bar at the step's
+/// start, and the tokens of a step where one clears it entered one by one
+/// against the bar as it rises.
+#[inline(always)]
+fn enter_by<T: NoiseFloat>(
+    out: &mut Scan<T>,
+    p: &[f32],
+    d: &[f32],
+    noise: &[T],
+    first: usize,
+    floor: T,
+    weight: impl Fn(f32, f32) -> f32 + Copy,
+) {
+    let bar_of = |standings: &crate::race::Standings<T>| {
+        standings
+            .bar()
+            .map_or(floor, |b| if b > floor { b } else { floor })
+    };
+    let score = |p: f32, d: f32, n: T| T::from_f32(weight(p, d)) * n;
+    let mut bar = bar_of(&out.standings);
+    let (nc, nr) = noise.as_chunks::<LANES>();
+    let (pc, dc) = (p.as_chunks::<LANES>().0, d.as_chunks::<LANES>().0);
+    for (s, ((pl, dl), nl)) in pc.iter().zip(dc).zip(nc).enumerate() {
+        let scores: [T; LANES] = core::array::from_fn(|l| score(pl[l], dl[l], nl[l]));
+        if scores.iter().fold(false, |a, &x| a | (x > bar)) {
+            for (l, &x) in scores.iter().enumerate() {
+                if x > bar {
+                    out.standings.push(first + s * LANES + l, x);
+                    bar = bar_of(&out.standings);
+                }
+            }
+        }
+    }
+    let done = nc.len() * LANES;
+    for (i, &n) in nr.iter().enumerate() {
+        let x = score(p[done + i], d[done + i], n);
+        if x > bar {
+            out.standings.push(first + done + i, x);
+            bar = bar_of(&out.standings);
+        }
+    }
+}
+
 /// The key of a span that must be scanned exactly, whatever the others
 /// hold ([`INF`] and above: a NaN score, one with its sign bit set, `+inf`).
 const ODD: u32 = u32::MAX;
+
+/// The key of a span that holds the row's zeroed token and whose scores
+/// were otherwise valid: scanned exactly, like an [`ODD`] span, but without
+/// the checks.
+const ZEROED: u32 = u32::MAX - 1;
 
 /// The bits of f32 `+inf`: finite scores from `+0.0` up have keys below it.
 const INF: u32 = 0x7f80_0000;
@@ -171,8 +287,9 @@ pub(super) fn hint<T: NoiseFloat>(keys: impl Iterator<Item = u32>) -> (u32, Opti
 pub(super) struct GroupLook {
     /// Row `k`'s largest key: the bits of its largest f32 score as an
     /// unsigned integer (f64 noise: of [`upper`]'s bound), so [`INF`] and
-    /// above where a score is NaN, `+inf` or has its sign bit set; [`ODD`]
-    /// where the span holds the row's zeroed token.
+    /// above where a score is NaN, `+inf` or has its sign bit set; where
+    /// the span holds the row's zeroed token, [`ZEROED`] if the key was
+    /// below [`INF`], else [`ODD`].
     pub(super) keys: [u32; GROUP],
     /// With residual rows: every weight input of every row is valid
     /// (finite, not negative, not `-0.0`), and then a key below [`INF`]
@@ -308,14 +425,9 @@ fn by_kind<T: NoiseFloat>(
             });
             Some(lanes::<T, false>(p, d, noise, narrow, residual))
         }
+        // The zeroed tokens' spans are marked by `scan_group`.
         [Zeroed { .. }, Zeroed { .. }, Zeroed { .. }, Zeroed { .. }] => {
-            let mut look = lanes::<T, true>(p, p, noise, narrow, plain);
-            for (key, w) in look.keys.iter_mut().zip(rows) {
-                if matches!(w, Zeroed { zero: Some(z), .. } if span.contains(&z)) {
-                    *key = ODD;
-                }
-            }
-            Some(look)
+            Some(lanes::<T, true>(p, p, noise, narrow, plain))
         }
         _ => None,
     }

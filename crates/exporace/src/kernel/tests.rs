@@ -689,6 +689,70 @@ fn zeroed_token_sets_no_hint() {
     }
 }
 
+/// The group pass's exact scans of spans it found valid enter every token
+/// that can place: the zeroed token, whose score `+0.0` makes it the
+/// runner-up when every other weight but the leader's is 0 (and the row's
+/// floor is below zero), and the tokens past the last full step of the
+/// chunk's last span, where the leader is.
+fn valid_spans_enter_every_placing_token<T: NoiseFloat>() {
+    use super::shared::{SPAN, race_shared};
+    let n = 3 * SPAN + LANES + 5;
+    let mut p = alloc::vec![0.0f32; n];
+    let noise = alloc::vec![T::ONE; n];
+    let leader = n - 1;
+    p[leader] = 0.5;
+    p[0] = 0.75;
+    let w = Weights::Zeroed {
+        p: &p,
+        zero: Some(0),
+    };
+    for policy in NanPolicy::ALL {
+        let want = key(scalar(Form::Mul, w, &noise, policy));
+        let half = T::from_f64(0.5).to_bits();
+        assert_eq!(want, Ok((leader, half, Some((0, 0)))), "{policy}");
+        for count in [2, 4] {
+            let rows = alloc::vec![w; count];
+            for scan in race_shared(&rows, &noise, policy) {
+                let got = scan.finish(|i| (w.get(i), noise[i].to_f64()));
+                assert_eq!(key(got), want, "{count} rows {policy}");
+            }
+        }
+    }
+}
+
+/// A NaN weight beside the zeroed token, in a row other than the group's
+/// first (whose weights the group pass checks with the noise): the span is
+/// odd, scanned with its checks, so the NaN is seen under every policy.
+fn nan_beside_the_zeroed_token_is_seen<T: NoiseFloat>() {
+    use super::shared::{SPAN, race_shared};
+    let n = 3 * SPAN + 7;
+    let mut p = alloc::vec![0.25f32; n];
+    let noise = alloc::vec![T::ONE; n];
+    let zero = SPAN + 40;
+    p[zero + 3] = f32::NAN;
+    p[2 * SPAN + 1] = 0.5;
+    let w = Weights::Zeroed {
+        p: &p,
+        zero: Some(zero),
+    };
+    let others = Weights::Zeroed {
+        p: &[0.125; 3 * SPAN + 7],
+        zero: None,
+    };
+    for policy in NanPolicy::ALL {
+        let want = key(scalar(Form::Mul, w, &noise, policy));
+        for count in [2, 4] {
+            let mut rows = alloc::vec![others; count];
+            rows[count - 1] = w;
+            let scans = race_shared(&rows, &noise, policy);
+            let got = scans[count - 1].finish(|i| (w.get(i), noise[i].to_f64()));
+            assert_eq!(key(got), want, "{count} rows {policy}");
+        }
+    }
+    let first = key(scalar(Form::Mul, w, &noise, NanPolicy::FirstNanWins));
+    assert_eq!(first.map(|r| r.0), Ok(zero + 3));
+}
+
 /// Long rows (3 to 8 spans of the group pass), where spans are skipped by
 /// each row's hint: ties between span maxima (weights and noise on small
 /// grids), odd spans (NaN, `+inf`, negative values, the zeroed token) among
@@ -909,6 +973,10 @@ both_precisions! {
     shared_rows_equal_scalar => shared_rows_equal_scalar_f32, shared_rows_equal_scalar_f64;
     shared_long_rows_equal_scalar =>
         shared_long_rows_equal_scalar_f32, shared_long_rows_equal_scalar_f64;
+    valid_spans_enter_every_placing_token =>
+        valid_spans_enter_every_placing_token_f32, valid_spans_enter_every_placing_token_f64;
+    nan_beside_the_zeroed_token_is_seen =>
+        nan_beside_the_zeroed_token_is_seen_f32, nan_beside_the_zeroed_token_is_seen_f64;
     hinted_long_rows_equal_scalar =>
         hinted_long_rows_equal_scalar_f32, hinted_long_rows_equal_scalar_f64;
     shared_scans_flag_every_invalid_value =>
