@@ -690,10 +690,10 @@ fn zeroed_token_sets_no_hint() {
 }
 
 /// The group pass's exact scans of spans it found valid enter every token
-/// that can place: the zeroed token, whose score `+0.0` makes it the
-/// runner-up when every other weight but the leader's is 0 (and the row's
-/// floor is below zero), and the tokens past the last full step of the
-/// chunk's last span, where the leader is.
+/// that can place, as a row raced alone does: the zeroed token, whose score
+/// `+0.0` makes it the runner-up when every other weight but the leader's is
+/// 0 (and the row's floor is below zero), and the tokens past the last full
+/// step of the chunk's last span, where the leader is.
 fn valid_spans_enter_every_placing_token<T: NoiseFloat>() {
     use super::shared::{SPAN, race_shared};
     let n = 3 * SPAN + LANES + 5;
@@ -710,6 +710,11 @@ fn valid_spans_enter_every_placing_token<T: NoiseFloat>() {
         let want = key(scalar(Form::Mul, w, &noise, policy));
         let half = T::from_f64(0.5).to_bits();
         assert_eq!(want, Ok((leader, half, Some((0, 0)))), "{policy}");
+        // Alone, in both forms.
+        for form in [Form::Mul, Form::Div] {
+            let got = race(form, w, &noise, policy).finish(|i| (w.get(i), noise[i].to_f64()));
+            assert_eq!(key(got), want, "alone, {form:?} {policy}");
+        }
         for count in [2, 4] {
             let rows = alloc::vec![w; count];
             for scan in race_shared(&rows, &noise, policy) {
@@ -720,9 +725,10 @@ fn valid_spans_enter_every_placing_token<T: NoiseFloat>() {
     }
 }
 
-/// A NaN weight beside the zeroed token, in a row other than the group's
-/// first (whose weights the group pass checks with the noise): the span is
-/// odd, scanned with its checks, so the NaN is seen under every policy.
+/// A NaN weight beside the zeroed token, alone and in a row other than the
+/// group's first (whose weights the group pass checks with the noise): the
+/// span is odd, scanned with its checks, so the NaN is seen under every
+/// policy.
 fn nan_beside_the_zeroed_token_is_seen<T: NoiseFloat>() {
     use super::shared::{SPAN, race_shared};
     let n = 3 * SPAN + 7;
@@ -741,6 +747,8 @@ fn nan_beside_the_zeroed_token_is_seen<T: NoiseFloat>() {
     };
     for policy in NanPolicy::ALL {
         let want = key(scalar(Form::Mul, w, &noise, policy));
+        let got = race(Form::Mul, w, &noise, policy).finish(|i| (w.get(i), noise[i].to_f64()));
+        assert_eq!(key(got), want, "alone, {policy}");
         for count in [2, 4] {
             let mut rows = alloc::vec![others; count];
             rows[count - 1] = w;
