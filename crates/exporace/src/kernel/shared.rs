@@ -153,7 +153,8 @@ fn scan_group<T: NoiseFloat>(
 /// which enters every token of a step that may clear the bar, and the scan
 /// takes one lane pass per step instead of [`block`]'s three (its checks,
 /// its step flags, each loud step's own check). Recover f32 B 1 (callgrind,
-/// 6 calls): kernel instructions -16% at V 32000, -3.7% at V 152064.
+/// 6 calls, with the zeroed token's span): kernel instructions -18% at V
+/// 32000, -6.6% at V 152064.
 ///
 /// [`block`]: super::block
 #[inline(always)]
@@ -287,9 +288,10 @@ pub(super) fn hint<T: NoiseFloat>(keys: impl Iterator<Item = u32>) -> (u32, Opti
 pub(super) struct GroupLook {
     /// Row `k`'s largest key: the bits of its largest f32 score as an
     /// unsigned integer (f64 noise: of [`upper`]'s bound), so [`INF`] and
-    /// above where a score is NaN, `+inf` or has its sign bit set; where
-    /// the span holds the row's zeroed token, [`ZEROED`] if the key was
-    /// below [`INF`], else [`ODD`].
+    /// above where a score is NaN, `+inf` or has its sign bit set. A zeroed
+    /// row's key is its target probabilities' (the zeroed token's own
+    /// weight counted); `scan_group` marks the zeroed token's span
+    /// [`ZEROED`] or [`ODD`].
     pub(super) keys: [u32; GROUP],
     /// With residual rows: every weight input of every row is valid
     /// (finite, not negative, not `-0.0`), and then a key below [`INF`]
