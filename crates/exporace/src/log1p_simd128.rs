@@ -4,12 +4,12 @@
 //! LLVM leaves [`flipped_exp_lanes`]'s loop scalar for SIMD128 (its cost
 //! model finds the vector form not beneficial), so the wasm build spells it
 //! out: the same operations on the same constants in the same order (no
-//! correction term either), with two changes that keep every value. The high-word test `hx <= 0xbfd2_bec4`
-//! becomes `u < NEAR` (for `u` from `+0.0` up, `hx` is `u`'s high word with
-//! the sign bit set, and non-negative floats order as their bits), and `k`
-//! becomes a float without an integer conversion (SIMD128 has none from
-//! 64-bit lanes). Every lane equals the scalar transform's bits on the fills'
-//! domain.
+//! correction term either), with two changes that keep every value. The
+//! high-word test `hx <= 0xbfd2_bec4` becomes `u < NEAR` (for `u` from
+//! `+0.0` up, `hx` is `u`'s high word with the sign bit set, and
+//! non-negative floats order as their bits), and `k` becomes a float
+//! without an integer conversion (SIMD128 has none from 64-bit lanes).
+//! Every lane equals the scalar transform's bits on the fills' domain.
 //!
 //! [`flipped_exp_lanes`]: crate::log1p_lanes::flipped_exp_lanes
 
