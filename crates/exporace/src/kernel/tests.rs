@@ -710,7 +710,7 @@ fn valid_spans_enter_every_placing_token<T: NoiseFloat>() {
         let want = key(scalar(Form::Mul, w, &noise, policy));
         let half = T::from_f64(0.5).to_bits();
         assert_eq!(want, Ok((leader, half, Some((0, 0)))), "{policy}");
-        // Alone, in both forms.
+        // Alone, in both forms (noise 1: both score the weights).
         for form in [Form::Mul, Form::Div] {
             let got = race(form, w, &noise, policy).finish(|i| (w.get(i), noise[i].to_f64()));
             assert_eq!(key(got), want, "alone, {form:?} {policy}");
