@@ -108,28 +108,39 @@ fn scan_group<T: NoiseFloat>(
         clean &= look.is_none_or(|l| l.clean);
         keys.push(look.map_or([ODD; GROUP], |l| l.keys));
     }
-    // The span of a row's zeroed token: scanned exactly, and with the checks
-    // unless its key (with the token's own weight) was valid. Marked here,
-    // once per row: marked in the group pass, after its loop, the pass's
-    // loop ran 8% slower in Node (f64 noise).
-    for (k, w) in rows.iter().enumerate() {
-        if let Weights::Zeroed { zero: Some(z), .. } = *w {
-            let key = &mut keys[z / SPAN][k];
-            *key = if *key < INF { ZEROED } else { ODD };
-        }
-    }
     let mut outs = [Scan::new(policy); GROUP];
     for (k, (out, &w)) in outs.iter_mut().zip(rows).enumerate() {
         out.clean &= clean;
-        let (least, floor) = hint::<T>(keys.iter().map(|x| x[k]));
+        // The span of the row's zeroed token: its key, which counts the
+        // token's own weight, sets no hint. It still bounds every score of
+        // the span (the token scores `+0.0`), so the span is skipped like
+        // the others below the hint; else it is scanned exactly, with the
+        // checks unless its key was valid. Decided here, per row: marked in
+        // the group pass, after its loop, the pass's loop ran 8% slower in
+        // Node (f64 noise).
+        let zeroed = match w {
+            Weights::Zeroed { zero: Some(z), .. } => z / SPAN,
+            _ => usize::MAX,
+        };
+        let key_of = |s: usize, key: u32| match key {
+            _ if s != zeroed => key,
+            key if key < INF => ZEROED,
+            _ => ODD,
+        };
+        let (least, floor) = hint::<T>(keys.iter().enumerate().map(|(s, x)| key_of(s, x[k])));
         for (s, key) in keys.iter().enumerate() {
+            // Below the hint, a token other than the zeroed one scores less
+            // than two tokens of other spans, and so does the zeroed token
+            // (`least` is 0, skipping nothing, unless those two score above
+            // `+0.0`).
             if key[k] < least {
                 continue;
             }
+            let key = key_of(s, key[k]);
             match floor {
                 // `clean` and a key below `INF`: every value of the span
                 // is valid for this row (see `GroupLook`).
-                Some(floor) if clean && (key[k] < INF || key[k] == ZEROED) => {
+                Some(floor) if clean && (key < INF || key == ZEROED) => {
                     if out.halt.is_none() {
                         enter_clearing(out, w, noise, offset, span(s), floor);
                     }
