@@ -108,35 +108,52 @@ fn scan_group<T: NoiseFloat>(
         clean &= look.is_none_or(|l| l.clean);
         keys.push(look.map_or([ODD; GROUP], |l| l.keys));
     }
+    // The span of a row's zeroed token: its key, which counts the token's
+    // own weight, sets no hint (it is `ODD` while the hints are taken). It
+    // still bounds every score of the span (the token scores `+0.0`), so
+    // the span is skipped like the others below the hint; else it is
+    // scanned exactly, with the checks unless its key was valid. Decided
+    // here, per row: marked in the group pass, after its loop, the pass's
+    // loop ran 8% slower in Node (f64 noise).
+    let zeroed: [Option<(usize, u32)>; GROUP] = core::array::from_fn(|k| match rows.get(k) {
+        Some(Weights::Zeroed { zero: Some(z), .. }) => Some((z / SPAN, keys[z / SPAN][k])),
+        _ => None,
+    });
+    for (k, z) in zeroed.iter().enumerate() {
+        if let Some((s, _)) = *z {
+            keys[s][k] = ODD;
+        }
+    }
+    let seconds = second_keys(&keys);
+    for (k, z) in zeroed.iter().enumerate() {
+        if let Some((s, key)) = *z {
+            keys[s][k] = key;
+        }
+    }
     let mut outs = [Scan::new(policy); GROUP];
     for (k, (out, &w)) in outs.iter_mut().zip(rows).enumerate() {
         out.clean &= clean;
-        // The span of the row's zeroed token: its key, which counts the
-        // token's own weight, sets no hint. It still bounds every score of
-        // the span (the token scores `+0.0`), so the span is skipped like
-        // the others below the hint; else it is scanned exactly, with the
-        // checks unless its key was valid. Decided here, per row: marked in
-        // the group pass, after its loop, the pass's loop ran 8% slower in
-        // Node (f64 noise).
-        let zeroed = match w {
-            Weights::Zeroed { zero: Some(z), .. } => z / SPAN,
-            _ => usize::MAX,
-        };
-        let key_of = |s: usize, key: u32| match key {
-            _ if s != zeroed => key,
-            key if key < INF => ZEROED,
-            _ => ODD,
-        };
-        let (least, floor) = hint::<T>(keys.iter().enumerate().map(|(s, x)| key_of(s, x[k])));
-        for (s, key) in keys.iter().enumerate() {
-            // Below the hint, a token other than the zeroed one scores less
-            // than two tokens of other spans, and so does the zeroed token
-            // (`least` is 0, skipping nothing, unless those two score above
-            // `+0.0`).
-            if key[k] < least {
-                continue;
-            }
-            let key = key_of(s, key[k]);
+        let (least, floor) = hint_of::<T>(seconds[k]);
+        // Below the hint, a token other than the zeroed one scores less
+        // than two tokens of other spans, and so does the zeroed token
+        // (`least` is 0, skipping nothing, unless those two score above
+        // `+0.0`). Found by a search of the keys alone: a loop over every
+        // span kept the span's bounds in memory and took 21 instructions
+        // a span (callgrind).
+        let mut next = 0;
+        while let Some(found) = keys[next..].iter().position(|x| x[k] >= least) {
+            let s = next + found;
+            next = s + 1;
+            let key = match zeroed[k] {
+                Some((z, key)) if z == s => {
+                    if key < INF {
+                        ZEROED
+                    } else {
+                        ODD
+                    }
+                }
+                _ => keys[s][k],
+            };
             match floor {
                 // `clean` and a key below `INF`: every value of the span
                 // is valid for this row (see `GroupLook`).
@@ -282,6 +299,13 @@ pub(super) fn hint<T: NoiseFloat>(keys: impl Iterator<Item = u32>) -> (u32, Opti
             second = Some(x);
         }
     }
+    hint_of(second)
+}
+
+/// [`hint`] from `b`, the second largest finite key (`None` when fewer
+/// than two keys are finite).
+#[inline]
+pub(super) fn hint_of<T: NoiseFloat>(second: Option<u32>) -> (u32, Option<T>) {
     match second {
         None => (0, None),
         Some(b) if T::BITS == 32 => (b, Some(T::from_f64(f32::from_bits(b).into()).next_down())),
@@ -292,6 +316,24 @@ pub(super) fn hint<T: NoiseFloat>(keys: impl Iterator<Item = u32>) -> (u32, Opti
             })
         }
     }
+}
+
+/// Each row's second largest finite key over the spans (as [`hint`] finds
+/// it), for every row at once: each span's keys go through one pass of
+/// lane-wise minima and maxima, keys shifted up by one so that 0 stands for
+/// none. Taken row by row, the search took about 25 instructions per span
+/// and row (callgrind).
+pub(super) fn second_keys(keys: &[[u32; GROUP]]) -> [Option<u32>; GROUP] {
+    let (mut first, mut second) = ([0u32; GROUP], [0u32; GROUP]);
+    for x in keys {
+        for k in 0..GROUP {
+            // `INF - 1 + 1` is at most `u32::MAX`: no overflow.
+            let y = if x[k] < INF { x[k] + 1 } else { 0 };
+            second[k] = second[k].max(first[k].min(y));
+            first[k] = first[k].max(y);
+        }
+    }
+    second.map(|b| b.checked_sub(1))
 }
 
 /// What the group pass found in one span of tokens.

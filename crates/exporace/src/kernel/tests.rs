@@ -993,3 +993,40 @@ both_precisions! {
     div_quick_finds_every_score_above_the_bar =>
         div_quick_finds_every_score_above_the_bar_f32, div_quick_finds_every_score_above_the_bar_f64;
 }
+
+/// The group's hints, found for every row at once by `second_keys`, equal
+/// `hint` taken row by row over the same keys: keys drawn from a few values
+/// so that ties, odd keys (from `INF` up), `0` and the largest finite key
+/// all come up, over 1 to 40 spans.
+#[test]
+fn group_hints_equal_row_hints() {
+    use super::shared::{GROUP, hint, hint_of, second_keys};
+    const INF: u32 = 0x7f80_0000;
+    let values = [0, 1, 5, 0x3f80_0000, INF - 1, INF, u32::MAX - 1, u32::MAX];
+    let mut mix = Mix(41);
+    for _ in 0..2000 {
+        let spans = 1 + mix.below(40) as usize;
+        let keys: Vec<[u32; GROUP]> = (0..spans)
+            .map(|_| {
+                core::array::from_fn(|_| match mix.below(3) {
+                    0 => mix.below(1 << 32) as u32,
+                    _ => values[mix.below(values.len() as u64) as usize],
+                })
+            })
+            .collect();
+        let seconds = second_keys(&keys);
+        for (k, &second) in seconds.iter().enumerate() {
+            let row = || keys.iter().map(|x| x[k]);
+            assert_eq!(
+                hint_of::<f32>(second),
+                hint::<f32>(row()),
+                "{keys:?} row {k}"
+            );
+            assert_eq!(
+                hint_of::<f64>(second),
+                hint::<f64>(row()),
+                "{keys:?} row {k}"
+            );
+        }
+    }
+}
