@@ -83,8 +83,9 @@ pub(crate) fn scan_shared<T: NoiseFloat>(
 /// reaches the row's [`hint`]: a span below it holds no token that can be
 /// the leader or the runner-up, because two tokens of other spans score
 /// more, so the standings come out as if every token had been entered. Odd
-/// spans (NaN, a sign bit, `+inf`, the zeroed token, rows of mixed kinds)
-/// are always scanned. Judged against the standings so far instead, every
+/// spans (NaN, a sign bit, `+inf`, rows of mixed kinds) are always scanned;
+/// the zeroed token's span sets no hint, and is scanned when its key
+/// reaches the hint. Judged against the standings so far instead, every
 /// span that set a new record for a row (about `1 + ln(spans)` of them, the
 /// first always) took a full scan: a fifth of the pass's instructions at
 /// batch 1 (callgrind). Spans the pass found valid for the row go through
@@ -264,9 +265,9 @@ fn enter_by<T: NoiseFloat>(
 /// hold ([`INF`] and above: a NaN score, one with its sign bit set, `+inf`).
 const ODD: u32 = u32::MAX;
 
-/// The key of a span that holds the row's zeroed token and whose scores
-/// were otherwise valid: scanned exactly, like an [`ODD`] span, but without
-/// the checks.
+/// The key of a span that holds the row's zeroed token, reaches the hint
+/// and whose scores were otherwise valid: scanned exactly, like an [`ODD`]
+/// span, but without the checks.
 const ZEROED: u32 = u32::MAX - 1;
 
 /// The bits of f32 `+inf`: finite scores from `+0.0` up have keys below it.
@@ -343,8 +344,9 @@ pub(super) struct GroupLook {
     /// unsigned integer (f64 noise: of [`upper`]'s bound), so [`INF`] and
     /// above where a score is NaN, `+inf` or has its sign bit set. A zeroed
     /// row's key is its target probabilities' (the zeroed token's own
-    /// weight counted); `scan_group` marks the zeroed token's span
-    /// [`ZEROED`] or [`ODD`].
+    /// weight counted); `scan_group` leaves the zeroed token's span out of
+    /// the hint and scans it as [`ZEROED`] or [`ODD`] where its key reaches
+    /// the hint.
     pub(super) keys: [u32; GROUP],
     /// With residual rows: every weight input of every row is valid
     /// (finite, not negative, not `-0.0`), and then a key below [`INF`]
