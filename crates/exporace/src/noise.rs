@@ -177,7 +177,7 @@ fn unit53(w0: u32, w1: u32) -> f64 {
 const FILL_CHUNK: usize = 1 << 14;
 
 /// Fills `out` with `make(E)` for tokens `0..out.len()`, in chunks over
-/// rayon's pool with the `parallel` feature (see [`FILL_CHUNK`]).
+/// rayon's pool with the `parallel` feature (see `FILL_CHUNK`).
 #[inline(always)]
 fn fill<T: NoiseFloat>(
     seed: u64,

@@ -8,7 +8,7 @@
 //! together, each step loading [`LANES`] noise values once for all of them,
 //! and the noise row streams from memory once. Where the group pass does not
 //! find a span of tokens quiet for a row, that row's blocks go through its
-//! own [`block`] scan, so every row's result is [`scan`]'s, bit for bit.
+//! own [`block`](super::block) scan, so every row's result is [`scan`]'s, bit for bit.
 
 use alloc::vec::Vec;
 use core::ops::Range;
@@ -90,7 +90,7 @@ pub(crate) fn scan_shared<T: NoiseFloat>(
 /// first always) took a full scan: a fifth of the pass's instructions at
 /// batch 1 (callgrind). Spans the pass found valid for the row go through
 /// [`enter_clearing`] when the hint gives a floor, the others through
-/// [`block`] and its checks.
+/// [`block`](super::block) and its checks.
 fn scan_group<T: NoiseFloat>(
     rows: &[Weights<'_>],
     noise: &[T],
@@ -276,7 +276,7 @@ const INF: u32 = 0x7f80_0000;
 /// The smallest key a span of a row must reach to be scanned, from the
 /// row's span keys: 0 (every span) unless two spans have finite keys; and
 /// then a score below those of two tokens in the spans scanned, the `floor`
-/// of their [`block`] scans.
+/// of their [`block`](super::block) scans.
 ///
 /// Let `a` and `b` be the largest two finite keys of different spans
 /// (`a >= b`), each some token's key. With f32 noise a key is the bits of
@@ -524,7 +524,7 @@ fn by_kind<T: NoiseFloat>(
 ///   is `-0.0`, `inf * 0` NaN), so a row's key below [`INF`] means valid
 ///   weights. Two maxima per lane instead of two per row.
 ///
-/// Odd spans go through each row's own [`block`] scan and its full checks.
+/// Odd spans go through each row's own [`block`](super::block) scan and its full checks.
 #[inline(always)]
 fn lanes<T: NoiseFloat, const NOISE_CHECK: bool>(
     p: [&[f32]; GROUP],

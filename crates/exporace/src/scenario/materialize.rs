@@ -1,6 +1,6 @@
 //! A race scenario's inputs as the kernels see them: numbers parsed in their
 //! types and every seeded tensor drawn at its address. The `race`,
-//! `recover` and `rejection` operations run on these, and [`super::materialize`]
+//! `recover` and `rejection` operations run on these, and [`super::materialize()`]
 //! hands them out, so that a scenario can be written as plain tensors (for
 //! example as `.npy` files of a regression fixture).
 
