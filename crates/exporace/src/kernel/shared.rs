@@ -8,7 +8,8 @@
 //! together, each step loading [`LANES`] noise values once for all of them,
 //! and the noise row streams from memory once. Where the group pass does not
 //! find a span of tokens quiet for a row, that row's blocks go through its
-//! own [`block`](super::block) scan, so every row's result is [`scan`]'s, bit for bit.
+//! own [`block`](super::block) scan, so every row's result is [`scan`]'s,
+//! bit for bit.
 
 use alloc::vec::Vec;
 use core::ops::Range;
@@ -524,7 +525,8 @@ fn by_kind<T: NoiseFloat>(
 ///   is `-0.0`, `inf * 0` NaN), so a row's key below [`INF`] means valid
 ///   weights. Two maxima per lane instead of two per row.
 ///
-/// Odd spans go through each row's own [`block`](super::block) scan and its full checks.
+/// Odd spans go through each row's own [`block`](super::block) scan and its
+/// full checks.
 #[inline(always)]
 fn lanes<T: NoiseFloat, const NOISE_CHECK: bool>(
     p: [&[f32]; GROUP],
