@@ -12,7 +12,9 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use exporace::noise::{self, Stream};
-use exporace::{Form, NanPolicy, NoiseFloat, race_div, race_mul, race_seeded};
+use exporace::{
+    Form, NanPolicy, NoiseFloat, SpecBatch, race_div, race_mul, race_seeded, recover_tokens,
+};
 
 /// xorshift64, for addresses and weights that share no code with the core.
 struct Xs(u64);
@@ -120,6 +122,7 @@ both_precisions! {
     fused_equals_unfused => fused_equals_unfused_f32, fused_equals_unfused_f64;
     filter_checks_and_winners => filter_checks_and_winners_f32, filter_checks_and_winners_f64;
     sign_edges => sign_edges_f32, sign_edges_f64;
+    recover_equals_naive_argmax => recover_equals_naive_argmax_f32, recover_equals_naive_argmax_f64;
 }
 
 const STREAMS: [Stream; 4] = [Stream::Race, Stream::Accept, Stream::Bonus, Stream::Draft];
@@ -247,5 +250,94 @@ fn sign_edges<T: NoiseFloat>() {
         let got = race_mul(&w, &inv_q, NanPolicy::Reject).expect("valid row");
         assert_eq!(got.winner.token, at, "case {case}");
         assert_eq!(got.runner_up.map(|c| c.token), Some(0), "case {case}");
+    }
+}
+
+/// Recovered tokens against a naive argmax over each position's residual
+/// weights times its request's noise, ties to the lowest index: winner and
+/// runner-up. Positions with and without draft probabilities, 1 to 5 of them
+/// per request (so the group pass runs with padded groups too), rows of up to
+/// 5 spans of 1024 tokens, weights on a grid of eighths (ties), zeros, and
+/// draft tokens that are placeholders or hit the vocabulary's ends.
+fn recover_equals_naive_argmax<T: NoiseFloat>() {
+    let mut x = Xs(0x7EC0_7E25_C0FF_EE00 ^ T::BITS as u64);
+    for case in 0..40usize {
+        let v = 1 + (x.next() % 5000) as usize;
+        let requests = 1 + (x.next() % 3) as usize;
+        let per: Vec<usize> = (0..requests).map(|_| 1 + (x.next() % 5) as usize).collect();
+        let cu: Vec<i32> = per
+            .iter()
+            .scan(0, |sum, &k| {
+                *sum += k as i32;
+                Some(*sum)
+            })
+            .collect();
+        let t = per.iter().sum::<usize>();
+        let drafts: Vec<i32> = (0..t)
+            .map(|_| match x.next() % 5 {
+                0 => -1,
+                1 => 0,
+                2 => v as i32 - 1,
+                _ => (x.next() % v as u64) as i32,
+            })
+            .collect();
+        let mut prob = || match x.next() % 4 {
+            0 => 0.0,
+            _ => (x.next() % 8) as f32 * 0.125,
+        };
+        let target: Vec<f32> = (0..t * v).map(|_| prob()).collect();
+        let draft: Vec<f32> = (0..t * v).map(|_| prob()).collect();
+        let inv_q: Vec<T> = (0..requests * v)
+            .map(|_| T::from_f64((1 + x.next() % 16) as f64 * 0.25))
+            .collect();
+        for with_draft in [false, true] {
+            let batch = SpecBatch {
+                vocab_size: v,
+                cu_num_draft_tokens: &cu,
+                draft_token_ids: &drafts,
+                target_probs: &target,
+                draft_probs: with_draft.then_some(&draft[..]),
+            };
+            let got = recover_tokens(&batch, &inv_q, NanPolicy::Reject).expect("valid batch");
+            assert_eq!(got.len(), t, "case {case}");
+            let mut request = 0;
+            for (pos, out) in got.iter().enumerate() {
+                while pos as i32 >= cu[request] {
+                    request += 1;
+                }
+                let score = |i: usize| {
+                    let p = target[pos * v + i];
+                    let w = if with_draft {
+                        (p - draft[pos * v + i]).max(0.0)
+                    } else if drafts[pos] == i as i32 {
+                        0.0
+                    } else {
+                        p
+                    };
+                    T::from_f64(w as f64) * inv_q[request * v + i]
+                };
+                let best = |skip: Option<usize>| {
+                    (0..v)
+                        .filter(|&i| Some(i) != skip)
+                        .fold(None, |b: Option<usize>, i| match b {
+                            Some(b) if score(i) <= score(b) => Some(b),
+                            _ => Some(i),
+                        })
+                };
+                let winner = best(None).expect("V >= 1");
+                let what = format!("case {case} V {v} position {pos} drafts {with_draft}");
+                assert_eq!(out.winner.token, winner, "{what}");
+                assert_eq!(
+                    out.winner.score.to_bits(),
+                    score(winner).to_bits(),
+                    "{what}"
+                );
+                assert_eq!(
+                    out.runner_up.map(|c| (c.token, c.score.to_bits())),
+                    best(Some(winner)).map(|i| (i, score(i).to_bits())),
+                    "{what}"
+                );
+            }
+        }
     }
 }

@@ -53,13 +53,17 @@ pub(crate) fn scan_shared<T: NoiseFloat>(
 ) -> Vec<Scan<T>> {
     let noise = &noise[range.clone()];
     let mut outs = Vec::with_capacity(weights.len());
-    // In wasm, where SIMD128's 4 lanes make a step 4 registers, a group's
-    // accumulators outgrow the 16 registers of the engines' x86-64 code:
-    // with f32 noise the group pass measured 0% to 12% slower than scanning
-    // each row alone (Node, `WasmArray` inputs), so each row is scanned
-    // alone. With f64 noise the group pass, in f32, still took about half
-    // the time of a row's own scan on f64 lanes (Node, B 8 and 64).
-    let group = if cfg!(target_arch = "wasm32") && T::BITS == 32 {
+    // In wasm with f32 noise, rows with draft probabilities are scanned
+    // alone: there the group pass's step, two weight rows and the noise for
+    // four rows, took 1.06x to 1.17x as long at batch 1 (Node, `WasmArray`
+    // inputs, calls of the two builds interleaved), 0.94x at batch 8 and
+    // the same at batch 64. Plain and n-gram rows go through the group pass
+    // everywhere: in wasm with f32 noise it took 0.81x to 0.90x of scanning
+    // each row alone at batch 1, 0.71x to 0.81x at batch 8 and 0.67x to
+    // 0.72x at batch 64 (V 32000 to 262144), and with f64 noise, in f32,
+    // about half of a row's own scan on f64 lanes (B 8 and 64).
+    let residual_rows = matches!(weights.first(), Some(Weights::Residual { .. }));
+    let group = if cfg!(target_arch = "wasm32") && T::BITS == 32 && residual_rows {
         1
     } else {
         GROUP
