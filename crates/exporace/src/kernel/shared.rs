@@ -54,14 +54,16 @@ pub(crate) fn scan_shared<T: NoiseFloat>(
     let noise = &noise[range.clone()];
     let mut outs = Vec::with_capacity(weights.len());
     // In wasm with f32 noise, rows with draft probabilities are scanned
-    // alone: there the group pass's step, two weight rows and the noise for
-    // four rows, took 1.06x and 1.17x as long at batch 1 in two runs (0.96x
-    // in a third; Node, `WasmArray` inputs, calls of the two builds
-    // interleaved), 0.94x at batch 8 and the same at batch 64. Plain and n-gram rows go through the group pass
-    // everywhere: in wasm with f32 noise it took 0.81x to 0.90x of scanning
-    // each row alone at batch 1, 0.71x to 0.81x at batch 8 and 0.67x to
-    // 0.72x at batch 64 (V 32000 to 262144), and with f64 noise, in f32,
-    // about half of a row's own scan on f64 lanes (B 8 and 64).
+    // alone: for them the group pass (two weight rows and the noise per
+    // step, for four rows) took 0.96x and 1.17x as long at batch 1 and
+    // V 152064 in two runs, 1.06x at V 32000, 0.94x at batch 8 and 0.99x
+    // at batch 64 (Node, `WasmArray` inputs, calls of the two builds
+    // interleaved).
+    // Plain and n-gram rows go through the group pass everywhere: in wasm
+    // with f32 noise it took 0.81x to 0.90x of scanning each row alone at
+    // batch 1, 0.71x to 0.81x at batch 8 and 0.67x to 0.72x at batch 64
+    // (V 32000 to 262144), and with f64 noise, in f32, about half of a
+    // row's own scan on f64 lanes (B 8 and 64).
     let residual_rows = matches!(weights.first(), Some(Weights::Residual { .. }));
     let group = if cfg!(target_arch = "wasm32") && T::BITS == 32 && residual_rows {
         1
