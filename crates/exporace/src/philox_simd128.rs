@@ -7,8 +7,8 @@
 //! `i32x4.mul` gives the low halves. Every word equals the scalar
 //! function's for the same counter and key.
 //!
-//! A round's multipliers pass through [`black_box`], a store and a load per
-//! round, so that LLVM keeps the `extmul` instructions (see [`first_words`]).
+//! The multipliers pass through [`black_box`], a store and a load per
+//! block, so that LLVM keeps the `extmul` instructions (see [`first_words`]).
 //!
 //! [`philox4x32_10`]: crate::philox::philox4x32_10
 
@@ -44,74 +44,72 @@ pub(crate) fn first_words<const Q: usize>(
     c3: u32,
     key: [u32; 2],
 ) -> [[[u32; 4]; 2]; Q] {
-    let (ma, mb) = (u32x4_splat(MUL_A), u32x4_splat(MUL_B));
+    // The multipliers are hidden from the optimiser. Seen as constants,
+    // their widening folds into `v128.const`, the pattern of `extmul` is
+    // gone and LLVM emits `i64x2.mul`, which engines lower to three 32-bit
+    // multiplies and five more instructions: the fills and the seeded race
+    // took 1.15x and 1.8x as long (Node). Hidden once for all rounds, not
+    // once per round, they cost one store and load in all.
+    let (ma, mb) = black_box((u32x4_splat(MUL_A), u32x4_splat(MUL_B)));
     let scalar = |a: u32, m: u32| {
         let p = a as u64 * m as u64;
         ((p >> 32) as u32, p as u32)
     };
-    let (mut k0, mut k1) = (key[0], key[1]);
+    let keys = |r: u32| {
+        (
+            key[0].wrapping_add(r.wrapping_mul(WEYL_0)),
+            key[1].wrapping_add(r.wrapping_mul(WEYL_1)),
+        )
+    };
     // Rounds 0 and 1 on scalars where their words are the same in every
     // lane: only the counter's first word differs between lanes, so round
     // 0's second product (of `c2`) and round 1's first (of round 0's `x0`,
     // made from that product) are one scalar multiply each, where they were
     // two of the 19 vector multiplies of a block (the last round's first
-    // product is unused). With the multipliers hidden, LLVM does not see
-    // the splats (natively it folds them itself). The fills and the seeded
-    // race took 0.93x to 0.95x as long (Node, calls interleaved).
+    // product is unused). The fills and the seeded race took 0.93x to 0.95x
+    // as long (Node, calls interleaved).
+    let (k0, k1) = keys(0);
     let (hi_b, lo_b) = scalar(c2, MUL_B);
-    let x0_1 = hi_b ^ c1 ^ k0;
-    let (hi_a1, lo_a1) = scalar(x0_1, MUL_A);
-    let mut x1 = [u32x4_splat(lo_b); Q];
-    let mut x2: [v128; Q] = [u32x4_splat(0); Q];
-    let mut x3: [v128; Q] = [u32x4_splat(0); Q];
-    let mut x0: [v128; Q] = core::array::from_fn(|g| {
+    let (hi_a1, lo_a1) = scalar(hi_b ^ c1 ^ k0, MUL_A);
+    // Each group's four words, after round 0.
+    let mut x: [[v128; 4]; Q] = core::array::from_fn(|g| {
         let t = first.wrapping_add(4 * g as u32);
-        u32x4(t, t.wrapping_add(1), t.wrapping_add(2), t.wrapping_add(3))
+        let (hi_a, lo_a) = mulhilo(
+            u32x4(t, t.wrapping_add(1), t.wrapping_add(2), t.wrapping_add(3)),
+            ma,
+        );
+        // Word 0 is the same in every lane: `hi_a1` and `lo_a1` carry it.
+        let unused = u32x4_splat(0);
+        [
+            unused,
+            u32x4_splat(lo_b),
+            v128_xor(hi_a, u32x4_splat(c3 ^ k1)),
+            lo_a,
+        ]
     });
-    {
-        let (ma, _) = black_box((ma, mb));
-        for g in 0..Q {
-            let (hi_a, lo_a) = mulhilo(x0[g], ma);
-            x2[g] = v128_xor(hi_a, u32x4_splat(c3 ^ k1));
-            x3[g] = lo_a;
-        }
+    let (k0, k1) = keys(1);
+    for [x0, x1, x2, x3] in &mut x {
+        let (hi_b, lo_b) = mulhilo(*x2, mb);
+        *x0 = v128_xor(v128_xor(hi_b, *x1), u32x4_splat(k0));
+        *x2 = v128_xor(u32x4_splat(hi_a1 ^ k1), *x3);
+        *x1 = lo_b;
+        *x3 = u32x4_splat(lo_a1);
     }
-    k0 = k0.wrapping_add(WEYL_0);
-    k1 = k1.wrapping_add(WEYL_1);
-    {
-        let (_, mb) = black_box((ma, mb));
-        for g in 0..Q {
-            let (hi_b, lo_b) = mulhilo(x2[g], mb);
-            x0[g] = v128_xor(v128_xor(hi_b, x1[g]), u32x4_splat(k0));
-            x2[g] = v128_xor(u32x4_splat(hi_a1 ^ k1), x3[g]);
-            x1[g] = lo_b;
-            x3[g] = u32x4_splat(lo_a1);
-        }
-    }
-    k0 = k0.wrapping_add(WEYL_0);
-    k1 = k1.wrapping_add(WEYL_1);
-    for round in 2..10 {
-        let (s0, s1) = (u32x4_splat(k0), u32x4_splat(k1));
-        // Hidden from the optimiser in each round. Seen as constants, the
-        // multipliers' widening folds into `v128.const`; seen as loop
-        // invariants, it is hoisted out of the loop. Either way the pattern of
-        // `extmul` is gone and LLVM emits `i64x2.mul`, which engines lower to
-        // three 32-bit multiplies and five more instructions: the fills and
-        // the seeded race took 1.15x and 1.8x as long (Node).
-        let (ma, mb) = black_box((ma, mb));
-        for g in 0..Q {
-            let (hi_a, lo_a) = mulhilo(x0[g], ma);
-            let (hi_b, lo_b) = mulhilo(x2[g], mb);
-            x0[g] = v128_xor(v128_xor(hi_b, x1[g]), s0);
-            x2[g] = v128_xor(v128_xor(hi_a, x3[g]), s1);
-            x1[g] = lo_b;
-            x3[g] = lo_a;
-        }
-        if round < 9 {
-            k0 = k0.wrapping_add(WEYL_0);
-            k1 = k1.wrapping_add(WEYL_1);
-        }
-    }
+    // Rounds 2 to 9 written out, one call each. As a loop (with the
+    // multipliers hidden in each round), V8 moved the state's sixteen
+    // vectors between registers and the stack at every back edge: 139
+    // x86-64 instructions a round for 16 tokens, about 1380 for their
+    // blocks, where V8's code now has 785. The fills and the seeded race
+    // now take 0.90x to 0.95x as long (Node, calls of both builds
+    // interleaved, both orders).
+    round(&mut x, (ma, mb), keys(2));
+    round(&mut x, (ma, mb), keys(3));
+    round(&mut x, (ma, mb), keys(4));
+    round(&mut x, (ma, mb), keys(5));
+    round(&mut x, (ma, mb), keys(6));
+    round(&mut x, (ma, mb), keys(7));
+    round(&mut x, (ma, mb), keys(8));
+    round(&mut x, (ma, mb), keys(9));
     let lanes = |v: v128| {
         [
             u32x4_extract_lane::<0>(v),
@@ -120,5 +118,20 @@ pub(crate) fn first_words<const Q: usize>(
             u32x4_extract_lane::<3>(v),
         ]
     };
-    core::array::from_fn(|g| [lanes(x0[g]), lanes(x1[g])])
+    x.map(|[x0, x1, _, _]| [lanes(x0), lanes(x1)])
+}
+
+/// One Philox round on the state `x` (`Q` groups of four lanes, each
+/// group's words 0 to 3) with multipliers `m` and round keys `k`.
+#[inline(always)]
+fn round<const Q: usize>(x: &mut [[v128; 4]; Q], m: (v128, v128), k: (u32, u32)) {
+    let (s0, s1) = (u32x4_splat(k.0), u32x4_splat(k.1));
+    for [x0, x1, x2, x3] in x {
+        let (hi_a, lo_a) = mulhilo(*x0, m.0);
+        let (hi_b, lo_b) = mulhilo(*x2, m.1);
+        *x0 = v128_xor(v128_xor(hi_b, *x1), s0);
+        *x2 = v128_xor(v128_xor(hi_a, *x3), s1);
+        *x1 = lo_b;
+        *x3 = lo_a;
+    }
 }
