@@ -4,10 +4,14 @@
 // one thread) and in a Web Worker with the threaded build (pkg/threads) on
 // pools of 1 and N threads, served with COOP/COEP. The same cases run
 // natively in the same run (`bench-native`, built with -C target-cpu=native),
-// so every wasm figure is a ratio to native measured minutes apart on the
-// same machine, with the load average next to it.
+// so every wasm figure is a ratio to native on the same machine, with the
+// load average next to it. Each case runs in rounds (--rounds, default 3):
+// native, then every wasm place, again and again, and each ratio is formed
+// within a round, seconds apart, then given as the median over the rounds
+// with its range, so a slow minute of a shared machine moves one round's
+// ratio, not the figure.
 //
-// Usage: node benches/wasm-bench.mjs [--cases a,b] [--pools 1,2]
+// Usage: node benches/wasm-bench.mjs [--cases a,b] [--pools 1,2] [--rounds 3]
 //          [--budget-ms 1500] [--out benches/wasm-results.json] [--no-browser]
 import { spawnSync } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
@@ -25,6 +29,8 @@ function flag(name, fallback) {
 const cases = flag("cases", DEFAULT_CASES.join(",")).split(",");
 const pools = flag("pools", "1,2").split(",").map(Number);
 const budgetMs = Number(flag("budget-ms", "1500"));
+const rounds = Number(flag("rounds", "3"));
+if (!(Number.isInteger(rounds) && rounds >= 1)) throw new Error(`--rounds wants a whole number from 1, got ${flag("rounds")}`);
 const out = resolve(root, flag("out", "benches/wasm-results.json"));
 const browser = !process.argv.includes("--no-browser");
 const nativeThreads = [...new Set([1, ...pools])].sort((a, b) => a - b);
@@ -91,83 +97,137 @@ if (browser) {
 
 // ---- the run ----------------------------------------------------------------
 const options = { budgetMs };
-const rows = [];
+// Every timed row of every round, with its ratios to the same round's native rows.
+const raw = [];
 const fmt = (x, d = 3) => (x == null ? "-" : x.toFixed(d));
-console.log(
-  `${"case".padEnd(26)} ${"where".padEnd(16)} ${"threads".padStart(7)} ${"ms".padStart(9)} ${"ns/elem".padStart(8)}` +
-    ` ${"x native".padStart(8)} ${"x portbl".padStart(8)} ${"copy ms".padStart(8)} ${"winner".padStart(7)}  load`,
-);
+const header = (first) =>
+  console.log(
+    `${first.padEnd(26)} ${"where".padEnd(16)} ${"threads".padStart(7)} ${"ms".padStart(9)} ${"ns/elem".padStart(8)}` +
+      ` ${"x native".padStart(8)} ${"x portbl".padStart(8)} ${"copy ms".padStart(8)} ${"winner".padStart(7)}  load`,
+  );
+const print = (label, row, suffix = "") =>
+  console.log(
+    `${label.padEnd(26)} ${row.where.padEnd(16)} ${String(row.threads).padStart(7)} ${fmt(row.median_ms).padStart(9)}` +
+      ` ${fmt(row.ns_per_element).padStart(8)} ${fmt(row.ratio_to_native, 2).padStart(8)} ${fmt(row.ratio_to_portable, 2).padStart(8)} ${fmt(row.copy_ms).padStart(8)}` +
+      ` ${String(row.first_winner).padStart(7)}${row.winner_matches_native === false ? "!" : " "} ${row.load_average.join(" ")}${suffix}`,
+  );
+header("case (round)");
 for (const name of cases) {
-  const nat = native("native", name, nativeThreads);
-  const portable = native("portable", name, [1]);
-  const nativeAt = (t) => nat.find((r) => r.threads === t);
-  const portable1 = portable[0];
-  const add = (where, build, threads, r, loadAverage) => {
-    const n = nativeAt(threads);
-    const isNative = build === "native" || build === "portable";
-    const ms = r.median_ms ?? r.medianMs;
-    const winner = r.first_winner ?? r.firstWinner;
-    const row = {
-      case: name,
-      where,
-      build,
-      threads,
-      median_ms: ms,
-      ns_per_element: r.ns_per_element ?? r.nsPerElement,
-      elements: r.elements,
-      reps: r.reps,
-      first_winner: winner,
-      copy_ms: r.copyMs ?? null,
-      copy_bytes: r.copyBytes ?? null,
-      timed_wall_ms: r.timed_wall_ms ?? null,
-      native_ms: build === "native" ? null : n.median_ms,
-      ratio_to_native: build === "native" ? null : ms / n.median_ms,
-      ratio_to_portable: isNative || threads !== 1 ? null : ms / portable1.median_ms,
-      winner_matches_native: build === "native" ? null : winner === n.first_winner,
-      thread_cpu_ms: r.thread_cpu_ms ?? null,
-      load_average: loadAverage,
+  for (let round = 1; round <= rounds; round++) {
+    const nat = native("native", name, nativeThreads);
+    const portable = native("portable", name, [1]);
+    const nativeAt = (t) => nat.find((r) => r.threads === t);
+    const portable1 = portable[0];
+    const add = (where, build, threads, r, loadAverage) => {
+      const n = nativeAt(threads);
+      const isNative = build === "native" || build === "portable";
+      const ms = r.median_ms ?? r.medianMs;
+      const winner = r.first_winner ?? r.firstWinner;
+      const row = {
+        case: name,
+        round,
+        where,
+        build,
+        threads,
+        median_ms: ms,
+        ns_per_element: r.ns_per_element ?? r.nsPerElement,
+        elements: r.elements,
+        reps: r.reps,
+        first_winner: winner,
+        copy_ms: r.copyMs ?? null,
+        copy_bytes: r.copyBytes ?? null,
+        timed_wall_ms: r.timed_wall_ms ?? null,
+        native_ms: build === "native" ? null : n.median_ms,
+        ratio_to_native: build === "native" ? null : ms / n.median_ms,
+        ratio_to_portable: isNative || threads !== 1 ? null : ms / portable1.median_ms,
+        winner_matches_native: build === "native" ? null : winner === n.first_winner,
+        thread_cpu_ms: r.thread_cpu_ms ?? null,
+        load_average: loadAverage,
+      };
+      raw.push(row);
+      print(`${name} (${round})`, row);
     };
-    rows.push(row);
-    console.log(
-      `${name.padEnd(26)} ${where.padEnd(16)} ${String(threads).padStart(7)} ${fmt(row.median_ms).padStart(9)}` +
-        ` ${fmt(row.ns_per_element).padStart(8)} ${fmt(row.ratio_to_native, 2).padStart(8)} ${fmt(row.ratio_to_portable, 2).padStart(8)} ${fmt(row.copy_ms).padStart(8)}` +
-        ` ${String(row.first_winner).padStart(7)}${row.winner_matches_native === false ? "!" : " "} ${row.load_average.join(" ")}`,
-    );
-  };
-  for (const r of nat) add("native", "native", r.threads, r, r.load_average);
-  add("native portable", "portable", 1, portable1, portable1.load_average);
-  let l = load();
-  add("node", "node", 1, timeCase(node, name, options), l);
-  l = load();
-  add("node WasmArray", "node-resident", 1, timeCase(node, name, { ...options, resident: true }), l);
-  if (page) {
+    for (const r of nat) add("native", "native", r.threads, r, r.load_average);
+    add("native portable", "portable", 1, portable1, portable1.load_average);
+    let l = load();
+    add("node", "node", 1, timeCase(node, name, options), l);
     l = load();
-    add("chromium page", "web", 1, await page.evaluate(([n, o]) => window.__bench.timeCase(n, o), [name, options]), l);
-    for (const t of pools) {
+    add("node WasmArray", "node-resident", 1, timeCase(node, name, { ...options, resident: true }), l);
+    if (page) {
       l = load();
-      const r = await page.evaluate(([t, n, o]) => window.__bench.timePool(t, n, o), [t, name, options]);
-      add("chromium worker", "threads", t, r, l);
-    }
-    for (const t of pools) {
-      l = load();
-      const r = await page.evaluate(([t, n, o]) => window.__bench.timePool(t, n, o), [t, name, { ...options, resident: true }]);
-      add("worker WasmArray", "threads-resident", t, r, l);
+      add("chromium page", "web", 1, await page.evaluate(([n, o]) => window.__bench.timeCase(n, o), [name, options]), l);
+      for (const t of pools) {
+        l = load();
+        const r = await page.evaluate(([t, n, o]) => window.__bench.timePool(t, n, o), [t, name, options]);
+        add("chromium worker", "threads", t, r, l);
+      }
+      for (const t of pools) {
+        l = load();
+        const r = await page.evaluate(([t, n, o]) => window.__bench.timePool(t, n, o), [t, name, { ...options, resident: true }]);
+        add("worker WasmArray", "threads-resident", t, r, l);
+      }
     }
   }
 }
 await closeBrowser();
 
-// ---- scaling and the report -------------------------------------------------------
+// ---- the medians over rounds, scaling and the report --------------------------------
+/** The median of `xs` (the mean of the middle two for an even count); null when empty. */
+function median(xs) {
+  const s = xs.filter((x) => x != null).sort((a, b) => a - b);
+  if (s.length === 0) return null;
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+const range = (xs) => (xs.some((x) => x == null) ? null : [Math.min(...xs), Math.max(...xs)]);
+const sameRow = (a, b) => a.case === b.case && a.build === b.build && a.threads === b.threads;
+const rows = [];
+for (const first of raw.filter((r) => r.round === 1)) {
+  const all = raw.filter((r) => sameRow(r, first));
+  const of = (key) => all.map((r) => r[key]);
+  rows.push({
+    ...first,
+    round: undefined,
+    rounds: all.length,
+    median_ms: median(of("median_ms")),
+    reps: median(of("reps")),
+    ns_per_element: median(of("ns_per_element")),
+    copy_ms: median(of("copy_ms")),
+    timed_wall_ms: median(of("timed_wall_ms")),
+    native_ms: median(of("native_ms")),
+    ratio_to_native: median(of("ratio_to_native")),
+    ratio_to_native_range: range(of("ratio_to_native")),
+    ratio_to_portable: median(of("ratio_to_portable")),
+    winner_matches_native: first.build === "native" ? null : all.every((r) => r.winner_matches_native),
+    thread_cpu_ms: undefined,
+    load_average: first.load_average,
+  });
+}
+console.log(`\nmedians over ${rounds} round(s); x native: the median of the rounds' ratios, their range last`);
+header("case");
+for (const row of rows) {
+  const r = row.ratio_to_native_range;
+  print(row.case, row, r ? `  [${fmt(r[0], 2)}, ${fmt(r[1], 2)}]` : "");
+}
 const scaling = [];
 for (const name of cases) {
   for (const build of ["native", "threads", "threads-resident"]) {
-    const one = rows.find((r) => r.case === name && r.build === build && r.threads === 1);
-    for (const r of rows.filter((r) => r.case === name && r.build === build && r.threads > 1)) {
-      if (one) scaling.push({ case: name, build, threads: r.threads, speedup_over_1: one.median_ms / r.median_ms });
+    for (const t of pools.filter((t) => t > 1)) {
+      const speedups = [];
+      for (let round = 1; round <= rounds; round++) {
+        const at = (threads) => raw.find((r) => r.case === name && r.build === build && r.threads === threads && r.round === round);
+        const [one, many] = [at(1), at(t)];
+        if (one && many) speedups.push(one.median_ms / many.median_ms);
+      }
+      if (speedups.length) scaling.push({ case: name, build, threads: t, speedup_over_1: median(speedups), speedup_range: range(speedups) });
     }
   }
 }
-for (const s of scaling) console.log(`${s.case.padEnd(26)} ${s.build.padEnd(8)} ${s.threads} threads over 1: ${s.speedup_over_1.toFixed(2)}x`);
+for (const s of scaling) {
+  console.log(
+    `${s.case.padEnd(26)} ${s.build.padEnd(16)} ${s.threads} threads over 1: ${s.speedup_over_1.toFixed(2)}x [${s.speedup_range.map((x) => x.toFixed(2)).join(", ")}]`,
+  );
+}
 const mismatches = rows.filter((r) => r.winner_matches_native === false);
 if (mismatches.length) console.error(`first winners differ from native: ${mismatches.map((r) => `${r.case} ${r.where}`).join(", ")}`);
 const rustc = spawnSync("rustc", ["--version"], { encoding: "utf8" }).stdout.trim();
@@ -179,16 +239,21 @@ const report = {
   native_rustflags: { native: natives.native.rustflags, portable: natives.portable.rustflags },
   date: new Date().toISOString(),
   notes:
-    "median of timed calls (one warm-up, at least 5, up to 50 within budget_ms) per case and place, all in one run; " +
+    "median of timed calls (one warm-up, at least 5, up to 50 within budget_ms) per case, place and round, all in one run; " +
+    "each case runs `rounds` times in a row (native, then every wasm place); `cases` gives each row's median over the rounds, " +
+    "and its ratio_to_native is the median of the rounds' ratios (each against that round's native run), with ratio_to_native_range; " +
+    "`rounds_raw` holds every round's row; scaling: the median of the rounds' speedups, with speedup_range; " +
     "wasm calls go through the npm package and include copying the inputs into wasm memory (copy_ms: TypedArray.set of the same arrays, for orientation), " +
     "except the node-resident and threads-resident rows, whose inputs are WasmArrays read in place (in the threaded build's shared memory for the latter); " +
     "ratio_to_native = median / native median at the same thread count (native: bench-native with -C target-cpu=native on rayon pools); " +
     "ratio_to_portable = 1-thread median / the portable native build's (x86-64 baseline: SSE2, 4 f32 lanes like SIMD128); " +
-    "thread_cpu_ms (native rows): CPU time each thread spent over the timed calls, next to timed_wall_ms; " +
+    "thread_cpu_ms (native rows of rounds_raw): CPU time each thread spent over the timed calls, next to timed_wall_ms; " +
     "load_average = 1, 5, 15 min as the case started; first_winner must equal native's (same inputs bit for bit)",
   budget_ms: budgetMs,
+  rounds,
   cases: rows,
   scaling,
+  rounds_raw: raw,
 };
 writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
 console.log(`wrote ${out}`);
