@@ -18,6 +18,7 @@ import { existsSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { scalingOf, summarize } from "./rounds.mjs";
 import { DEFAULT_CASES, timeCase } from "./timing.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -172,57 +173,19 @@ for (const name of cases) {
 await closeBrowser();
 
 // ---- the medians over rounds, scaling and the report --------------------------------
-/** The median of `xs` (the mean of the middle two for an even count); null when empty. */
-function median(xs) {
-  const s = xs.filter((x) => x != null).sort((a, b) => a - b);
-  if (s.length === 0) return null;
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-}
-const range = (xs) => (xs.some((x) => x == null) ? null : [Math.min(...xs), Math.max(...xs)]);
-const sameRow = (a, b) => a.case === b.case && a.build === b.build && a.threads === b.threads;
-const rows = [];
-for (const first of raw.filter((r) => r.round === 1)) {
-  const all = raw.filter((r) => sameRow(r, first));
-  const of = (key) => all.map((r) => r[key]);
-  rows.push({
-    ...first,
-    round: undefined,
-    rounds: all.length,
-    median_ms: median(of("median_ms")),
-    reps: median(of("reps")),
-    ns_per_element: median(of("ns_per_element")),
-    copy_ms: median(of("copy_ms")),
-    timed_wall_ms: median(of("timed_wall_ms")),
-    native_ms: median(of("native_ms")),
-    ratio_to_native: median(of("ratio_to_native")),
-    ratio_to_native_range: range(of("ratio_to_native")),
-    ratio_to_portable: median(of("ratio_to_portable")),
-    winner_matches_native: first.build === "native" ? null : all.every((r) => r.winner_matches_native),
-    thread_cpu_ms: undefined,
-    load_average: first.load_average,
-  });
-}
+const rows = summarize(raw);
 console.log(`\nmedians over ${rounds} round(s); x native: the median of the rounds' ratios, their range last`);
 header("case");
 for (const row of rows) {
   const r = row.ratio_to_native_range;
   print(row.case, row, r ? `  [${fmt(r[0], 2)}, ${fmt(r[1], 2)}]` : "");
 }
-const scaling = [];
-for (const name of cases) {
-  for (const build of ["native", "threads", "threads-resident"]) {
-    for (const t of pools.filter((t) => t > 1)) {
-      const speedups = [];
-      for (let round = 1; round <= rounds; round++) {
-        const at = (threads) => raw.find((r) => r.case === name && r.build === build && r.threads === threads && r.round === round);
-        const [one, many] = [at(1), at(t)];
-        if (one && many) speedups.push(one.median_ms / many.median_ms);
-      }
-      if (speedups.length) scaling.push({ case: name, build, threads: t, speedup_over_1: median(speedups), speedup_range: range(speedups) });
-    }
-  }
-}
+const scaling = scalingOf(
+  raw,
+  cases,
+  ["native", "threads", "threads-resident"],
+  pools.filter((t) => t > 1),
+);
 for (const s of scaling) {
   console.log(
     `${s.case.padEnd(26)} ${s.build.padEnd(16)} ${s.threads} threads over 1: ${s.speedup_over_1.toFixed(2)}x [${s.speedup_range.map((x) => x.toFixed(2)).join(", ")}]`,
