@@ -18,6 +18,19 @@ cargo clippy -p exporace --target wasm32-unknown-unknown --no-default-features -
 step "native tests and doc tests"
 cargo test --workspace
 
+# The default build is x86-64's baseline; the benchmarks build for the CPU
+# they run on, whose lanes (AVX2, or AVX-512 with its own Philox module) only
+# such a build compiles.
+step "the core built for this CPU (-C target-cpu=native): clippy and unit tests"
+if grep -qw avx512dq /proc/cpuinfo 2>/dev/null; then
+  echo "this CPU has AVX-512: philox_avx512 is compiled and tested"
+else
+  echo "no AVX-512 on this CPU: philox_avx512 is not compiled here"
+fi
+native() { RUSTFLAGS="-C target-cpu=native" CARGO_TARGET_DIR=target/native-test "$@"; }
+native cargo clippy -p exporace --all-targets -- -D warnings
+native cargo test -p exporace --lib
+
 step "no_std build (wasm32v1-none, alloc only)"
 cargo build -p exporace --no-default-features --features alloc --target wasm32v1-none
 

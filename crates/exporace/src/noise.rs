@@ -82,8 +82,8 @@ pub(crate) const LANES: usize = 16;
 /// Counters per call of [`first_words`] in [`uniforms`] without AVX-512:
 /// one AVX2 register of 64-bit words, so a call's rounds need few registers
 /// and the calls of a step overlap. With all 16 counters in one call LLVM
-/// spilled; with the loop that AVX-512 builds keep (the scalar block per
-/// token), LLVM vectorised it four tokens at a time and each group's rounds
+/// spilled; with a loop over the scalar block per token, LLVM vectorised
+/// it four tokens at a time and each group's rounds
 /// waited on the last: the fused seeded race took about 12 cycles per token
 /// on AVX2, at the latency of the multiplies, against about 10 with groups
 /// (benches/README).
@@ -92,12 +92,12 @@ const GROUP: usize = 4;
 /// The 53-bit uniforms of tokens `first..first + N` of a row, Philox on
 /// lanes: the same bits as [`uniform53`] per token.
 ///
-/// - With AVX-512, a loop over the tokens of the scalar block, which LLVM
-///   vectorises eight tokens to a register, two registers side by side
-///   (`znver4`). Written in [`GROUP`]s, it compiled to 256-bit registers
-///   (groups of four) or 128-bit ones (groups of eight).
-/// - Other native builds (SSE2, AVX2): groups of [`GROUP`] counters
-///   through [`first_words`].
+/// - With AVX-512 (`avx512f` and `avx512dq`), 16 tokens in two 512-bit
+///   registers through `philox_avx512`, written with `core::arch`: LLVM
+///   vectorises the lanes below to 256-bit registers when it tunes for
+///   Intel's server cores.
+/// - Other native builds (SSE2, AVX2), and other `N`: groups of [`GROUP`]
+///   counters through [`first_words`].
 /// - Wasm's SIMD128, where LLVM leaves both scalar: four groups of four
 ///   through `philox_simd128`.
 #[inline(always)]
@@ -125,17 +125,20 @@ pub(crate) fn uniforms<const N: usize>(
         }
         return u;
     }
-    if cfg!(target_feature = "avx512f") {
-        for (l, slot) in u.iter_mut().enumerate() {
-            let counter = [
-                (first + l) as u32,
-                row as u32,
-                stream as u32,
-                (row >> 32) as u32,
-            ];
-            let [w0, w1, _, _] = philox4x32_10(counter, k);
-            *slot = unit53(w0, w1);
-        }
+    #[cfg(all(
+        target_arch = "x86_64",
+        target_feature = "avx512f",
+        target_feature = "avx512dq"
+    ))]
+    if N == 16 {
+        let v = crate::philox_avx512::uniforms16(
+            first as u32,
+            row as u32,
+            stream as u32,
+            (row >> 32) as u32,
+            k,
+        );
+        u.copy_from_slice(&v);
         return u;
     }
     let c = [row as u32, stream as u32, (row >> 32) as u32];
