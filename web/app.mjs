@@ -1350,7 +1350,7 @@ function showLossless(reports, label, model, trials) {
 // ---- performance -------------------------------------------------------------
 
 /**
- * The committed native benchmark of the machine picked (benches/results.json or benches/avx2/results.json), or a
+ * The committed native benchmark of the machine picked (benches/results.json, xeon/results.json or avx2/results.json), or a
  * plain statement that there is none; a live timing already shown is compared against it again.
  */
 async function showPerf() {

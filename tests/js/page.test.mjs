@@ -223,24 +223,32 @@ test("edit a draw to E = 0, share the link, reload to the same state; performanc
   assert.match(await text(page, "#perf-live"), /Same winners on every thread count/);
   await page.screenshot({ path: join(shots, "edited-shared-perf.png"), fullPage: true });
 
-  // The other committed machine: its file's figures, in the native table and beside the live timing.
-  const avx2File = new URL("../../benches/avx2/results.json", import.meta.url);
-  const avx2 = existsSync(avx2File) ? JSON.parse(readFileSync(avx2File, "utf8")) : null;
-  await page.selectOption("#perf-machine-file", "avx2/results.json");
-  if (avx2) {
-    await page.waitForFunction((date) => document.querySelector("#perf-machine")?.textContent.includes(date), avx2.date);
-    assert.equal((await text(page, "#perf-machine")).includes("AVX-512"), avx2.machine.avx512f);
-    assert.equal(await page.locator("#perf-native-table tr").count(), avx2.cases.length + 1);
-  } else {
-    await page.waitForSelector("#perf-none");
+  // The other committed machines: each file's figures, in the native table and beside the live timing (the AVX2
+  // machine last, which the residual case below reads).
+  let avx2 = null;
+  for (const [file, shot] of [
+    ["xeon/results.json", "perf-xeon.png"],
+    ["avx2/results.json", "perf-other-machine.png"],
+  ]) {
+    const url = new URL(`../../benches/${file}`, import.meta.url);
+    const other = existsSync(url) ? JSON.parse(readFileSync(url, "utf8")) : null;
+    await page.selectOption("#perf-machine-file", file);
+    if (other) {
+      await page.waitForFunction((date) => document.querySelector("#perf-machine")?.textContent.includes(date), other.date);
+      assert.equal((await text(page, "#perf-machine")).includes("AVX-512"), other.machine.avx512f, file);
+      assert.equal(await page.locator("#perf-native-table tr").count(), other.cases.length + 1, file);
+    } else {
+      await page.waitForSelector("#perf-none");
+    }
+    const again2 = (await page.locator("#perf-live-table tr").allInnerTexts()).map((r) => r.split("\t"));
+    for (const row of again2.slice(1)) {
+      const c = other?.cases.find((c) => c.case === "recover/f32/B8/V32000" && c.threads === Number(row[0]));
+      assert.equal(row[3], c ? c.ns_per_element.toFixed(3) : "-", `${file}: the other machine's figure of the same case`);
+    }
+    assert.equal(again2[1][2], rows[1][2], "the live timing itself is kept");
+    await page.locator("#perf").screenshot({ path: join(shots, shot) });
+    avx2 = other;
   }
-  const again2 = (await page.locator("#perf-live-table tr").allInnerTexts()).map((r) => r.split("\t"));
-  for (const row of again2.slice(1)) {
-    const c = avx2?.cases.find((c) => c.case === "recover/f32/B8/V32000" && c.threads === Number(row[0]));
-    assert.equal(row[3], c ? c.ns_per_element.toFixed(3) : "-", "the other machine's figure of the same case");
-  }
-  assert.equal(again2[1][2], rows[1][2], "the live timing itself is kept");
-  await page.locator("#perf").screenshot({ path: join(shots, "perf-other-machine.png") });
 
   // With draft probabilities: the live run times the residual case, next to its native figure.
   await page.selectOption("#perf-kind", "residual");
