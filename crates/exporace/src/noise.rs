@@ -83,9 +83,9 @@ pub(crate) const LANES: usize = 16;
 /// one AVX2 register of 64-bit words, so a call's rounds need few registers
 /// and the calls of a step overlap. With all 16 counters in one call LLVM
 /// spilled; with a loop over the scalar block per token, LLVM vectorised
-/// it four tokens at a time and each group's rounds
-/// waited on the last: the fused seeded race took about 12 cycles per token
-/// on AVX2, at the latency of the multiplies, against about 10 with groups
+/// it four tokens at a time and each group's rounds waited on the last:
+/// the fused seeded race took about 12 cycles per token on AVX2, at the
+/// latency of the multiplies, against about 10 with groups
 /// (benches/README).
 const GROUP: usize = 4;
 
