@@ -65,7 +65,8 @@ pub mod philox;
 #[cfg(all(
     target_arch = "x86_64",
     target_feature = "avx512f",
-    target_feature = "avx512dq"
+    target_feature = "avx512dq",
+    target_feature = "avx512vl"
 ))]
 mod philox_avx512;
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]

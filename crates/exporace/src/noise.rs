@@ -92,7 +92,7 @@ const GROUP: usize = 4;
 /// The 53-bit uniforms of tokens `first..first + N` of a row, Philox on
 /// lanes: the same bits as [`uniform53`] per token.
 ///
-/// - With AVX-512 (`avx512f` and `avx512dq`), 16 tokens in two 512-bit
+/// - With AVX-512 (`avx512f`, `avx512dq`, `avx512vl`), 16 tokens in two 512-bit
 ///   registers through `philox_avx512`, written with `core::arch`: LLVM
 ///   vectorises the lanes below to 256-bit registers when it tunes for
 ///   Intel's server cores.
@@ -128,7 +128,8 @@ pub(crate) fn uniforms<const N: usize>(
     #[cfg(all(
         target_arch = "x86_64",
         target_feature = "avx512f",
-        target_feature = "avx512dq"
+        target_feature = "avx512dq",
+        target_feature = "avx512vl"
     ))]
     if N == 16 {
         let v = crate::philox_avx512::uniforms16(
@@ -173,6 +174,46 @@ fn unit53(w0: u32, w1: u32) -> f64 {
     (low + top) * 0.5
 }
 
+/// The uniforms of a fill's lane step: [`uniforms`], but for f64 fills
+/// (`f64_fill`) with AVX-512 on 256-bit registers. Next to the 512-bit
+/// rounds, the f64 fill's 256-bit `log1p` lanes and division took 1.15x to
+/// 1.35x as long on an Intel Xeon; the f32 fill and the seeded race gained
+/// from them (benches/README).
+#[inline(always)]
+#[cfg_attr(
+    not(all(
+        target_arch = "x86_64",
+        target_feature = "avx512f",
+        target_feature = "avx512dq",
+        target_feature = "avx512vl"
+    )),
+    allow(unused_variables)
+)]
+fn fill_uniforms(
+    seed: u64,
+    stream: Stream,
+    row: u64,
+    first: usize,
+    f64_fill: bool,
+) -> [f64; LANES] {
+    #[cfg(all(
+        target_arch = "x86_64",
+        target_feature = "avx512f",
+        target_feature = "avx512dq",
+        target_feature = "avx512vl"
+    ))]
+    if f64_fill {
+        return crate::philox_avx512::uniforms16_256(
+            first as u32,
+            row as u32,
+            stream as u32,
+            (row >> 32) as u32,
+            key(seed),
+        );
+    }
+    uniforms::<LANES>(seed, stream, row, first)
+}
+
 /// Tokens per chunk when a fill is split across rayon's pool (with the
 /// `parallel` feature): rows of at least two chunks are split. Each value
 /// depends only on its address, so the bits do not depend on the split.
@@ -213,7 +254,8 @@ fn fill_from<T: NoiseFloat>(
 ) {
     let (steps, rest) = out.as_chunks_mut::<LANES>();
     for (c, step) in steps.iter_mut().enumerate() {
-        let e = flipped_exp_lanes(&uniforms::<LANES>(seed, stream, row, first + c * LANES));
+        let u = fill_uniforms(seed, stream, row, first + c * LANES, T::BITS == 64);
+        let e = flipped_exp_lanes(&u);
         for (slot, &e) in step.iter_mut().zip(&e) {
             *slot = make(T::from_f64(e));
         }
