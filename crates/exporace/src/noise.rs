@@ -92,10 +92,11 @@ const GROUP: usize = 4;
 /// The 53-bit uniforms of tokens `first..first + N` of a row, Philox on
 /// lanes: the same bits as [`uniform53`] per token.
 ///
-/// - With AVX-512 (`avx512f`, `avx512dq`, `avx512vl`), 16 tokens in two 512-bit
-///   registers through `philox_avx512`, written with `core::arch`: LLVM
-///   vectorises the lanes below to 256-bit registers when it tunes for
-///   Intel's server cores.
+/// - With AVX-512 (`avx512f`, `avx512dq`, `avx512vl`), 16 tokens in two
+///   512-bit registers through `philox_avx512`, written with `core::arch`:
+///   LLVM vectorises the lanes below to 256-bit registers when it tunes
+///   for Intel's server cores. (The f64 fills take that module's 256-bit
+///   form instead, through [`fill_uniforms`].)
 /// - Other native builds (SSE2, AVX2), and other `N`: groups of [`GROUP`]
 ///   counters through [`first_words`].
 /// - Wasm's SIMD128, where LLVM leaves both scalar: four groups of four
