@@ -6,11 +6,12 @@
 //! `2 ln(blocks)` of them, and each step of the first block), a fixed cost
 //! of several microseconds per row in wasm. Here each window of spans is
 //! read once for its largest keys ([`lanes::span_key`]), and only the spans
-//! that reach the window's [`hint`] are scanned exactly, from the hint's
-//! floor: in Node, 12% to 28% less time for a row of 152064 tokens (the
-//! race and recover cases, `WasmArray` inputs).
+//! that reach the window's hint ([`hint_of`], [`div_hint_of`]) are scanned
+//! exactly, from the hint's floor: in Node, 12% to 28% less time for a row
+//! of 152064 tokens (the race and recover cases, `WasmArray` inputs).
 
-use super::shared::{SPAN, hint};
+use super::lanes::RECIP_ERROR;
+use super::shared::{SPAN, hint_of, second_key};
 use super::{Scan, Weights, blocks, lanes};
 use crate::float::NoiseFloat;
 use crate::policy::NanPolicy;
@@ -44,7 +45,13 @@ pub(super) fn scan_hinted<T: NoiseFloat>(
         let keys = &keys[..last - first];
         // The hint's two spans are scanned (their keys reach it), so its
         // floor holds within the window; later windows have their own.
-        let (least, floor) = hint::<T>(keys.iter().copied());
+        let second = second_key(keys.iter().copied());
+        let (least, floor) = match form {
+            Form::Mul => hint_of::<T>(second),
+            Form::Div => div_hint_of(second).map_or((0, None), |(least, floor)| {
+                (least, Some(T::from_f64(floor.into())))
+            }),
+        };
         for (s, &key) in (first..last).zip(keys) {
             if key >= least {
                 blocks(
@@ -62,4 +69,47 @@ pub(super) fn scan_hinted<T: NoiseFloat>(
         first = last;
     }
     out
+}
+
+/// [`hint_of`] for the keys of `w / q` ([`lanes::span_key`]: the bits of
+/// `x = w * recip(q)`, within `e` = [`RECIP_ERROR`] of `w / q`): from `b`,
+/// the second largest finite key, the least key a span must reach and the
+/// floor of its exact scan; `None` (every span scanned, no floor) for `b`
+/// below `2^-100`.
+///
+/// The floor is the largest f32 at most `7/8 b` and the least key is one
+/// above the bits of the largest f32 at most `7/8` of the floor. With
+/// `u = 2^-24`, scores `S = w / q` rounded, noise in [`recip`]'s range
+/// (else the key is odd) and weights from `+0.0` up (else it is odd too):
+/// - Two tokens of the spans of keys `a >= b` have `x >= b`, so
+///   `w recip(q) >= b / (1 + u)` (the product is normal, as `b` is), and
+///   `w / q >= b / ((1 + u)(1 + e))`, so `S >= b / ((1 + u)^2 (1 + e))`,
+///   above `0.94 b`, so above the floor (or `S` overflowed to `+inf`).
+/// - A token whose key is below the least has `x <= l`, at most `7/8` of
+///   the floor, so `w recip(q) <= l / (1 - u) + 2^-150` and
+///   `S <= (l / (1 - u) + 2^-150)(1 + u) / (1 - e) + 2^-150`, below
+///   `0.94` of the floor (the floor is above `2^-101`, so the `2^-150`
+///   terms are far below the margin): such a token scores less than both
+///   tokens, and is neither the leader nor the runner-up.
+///
+/// Both tokens' keys reach the least key, so their spans are scanned. A
+/// NaN score has a NaN key, and a score with its sign bit set a key with
+/// it: both odd, so never skipped.
+///
+/// [`recip`]: lanes::recip
+pub(super) fn div_hint_of(second: Option<u32>) -> Option<(u32, f32)> {
+    /// `2^-100`, and `7/8`, exact in f64.
+    const SMALLEST: f64 = f64::from_bits((1023 - 100) << 52);
+    const SHRINK: f64 = 0.875;
+    const _: () = assert!(RECIP_ERROR <= 1.0 / 16.0);
+    let b = f64::from(f32::from_bits(second?));
+    // The largest f32 at most `x` (`x` positive and below f32's largest).
+    let down = |x: f64| {
+        let t = x as f32;
+        if f64::from(t) > x { t.next_down() } else { t }
+    };
+    (b >= SMALLEST).then(|| {
+        let floor = down(b * SHRINK);
+        (down(f64::from(floor) * SHRINK).to_bits() + 1, floor)
+    })
 }

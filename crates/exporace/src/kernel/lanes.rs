@@ -471,6 +471,11 @@ fn full<T: NoiseFloat, B: Bits, const MUL: bool>(
 /// [`span_keys`]) every noise value too. A span whose inputs are not
 /// valid, or that holds the zeroed token, gets `u32::MAX`, so its tokens
 /// are always scanned exactly, with the block scan's own checks.
+///
+/// For `w / q` the scores are `w * recip(q)` ([`recip`], no division),
+/// within [`RECIP_ERROR`] of `w / q` where every noise value of the span
+/// lies in [`recip`]'s range, and the span is odd (`u32::MAX`) where one
+/// does not. `hinted::div_hint_of` takes hints from such keys.
 #[cfg(feature = "alloc")]
 #[inline]
 pub(super) fn span_key<T: NoiseFloat>(
@@ -486,10 +491,10 @@ pub(super) fn span_key<T: NoiseFloat>(
     };
     let residual_rows = matches!(weights, Weights::Residual { .. });
     let (key, valid) = match (form, residual_rows) {
-        (Form::Mul, false) => span_keys::<T, true, true>(p, d, noise, plain),
-        (Form::Mul, true) => span_keys::<T, true, false>(p, d, noise, residual),
-        (Form::Div, false) => span_keys::<T, false, false>(p, d, noise, plain),
-        (Form::Div, true) => span_keys::<T, false, false>(p, d, noise, residual),
+        (Form::Mul, false) => span_keys::<T, true, false>(p, d, noise, plain),
+        (Form::Mul, true) => span_keys::<T, false, false>(p, d, noise, residual),
+        (Form::Div, false) => span_keys::<T, false, true>(p, d, noise, plain),
+        (Form::Div, true) => span_keys::<T, false, true>(p, d, noise, residual),
     };
     if zeroed || !valid {
         (u32::MAX, valid)
@@ -502,15 +507,25 @@ pub(super) fn span_key<T: NoiseFloat>(
 /// with `SIGNED` (plain `w * q`, see [`quick`]): signed maxima, with the
 /// noise's bits in the inputs' maximum, so that a span with valid inputs
 /// has only scores from `+0.0` up, where signed and unsigned order agree.
+///
+/// With `DIV` (`w / q`) the scores are `w * recip(q)`, and each lane also
+/// keeps the largest of the noise's bits less [`RECIP_LOW`] (wrapping, so
+/// that noise below the range, zeros, subnormals and values with the sign
+/// bit alike, lands above it): a span with a noise value outside
+/// [`recip`]'s range gets `u32::MAX`. Inside it a score is `+inf`, NaN or
+/// has its sign bit set exactly where `w` is `+inf`, NaN or has its sign
+/// bit set (`recip(q)` is a positive normal number), or the product
+/// overflows.
 #[cfg(feature = "alloc")]
 #[inline(always)]
-fn span_keys<T: NoiseFloat, const MUL: bool, const SIGNED: bool>(
+fn span_keys<T: NoiseFloat, const SIGNED: bool, const DIV: bool>(
     p: &[f32],
     d: &[f32],
     noise: &[T],
     weight: impl Fn(f32, f32) -> f32 + Copy,
 ) -> (u32, bool) {
     let mut inputs = [0u32; LANES];
+    let mut offsets = [0u32; LANES];
     let mut unsigned = [0u32; LANES];
     let mut signed = [0i32; LANES];
     each_lane(p, d, noise, |l, p, d, n| {
@@ -519,7 +534,14 @@ fn span_keys<T: NoiseFloat, const MUL: bool, const SIGNED: bool>(
             inputs[l] = inputs[l].max(n.to_bits() as u32);
         }
         let w = T::from_f32(weight(p, d));
-        let s = if MUL { w * n } else { w / n };
+        let s = if DIV {
+            // 32-bit noise: its bits are the low half.
+            let q = n.to_bits() as u32;
+            offsets[l] = offsets[l].max(q.wrapping_sub(RECIP_LOW));
+            w * T::from_f32(recip(q))
+        } else {
+            w * n
+        };
         if SIGNED {
             signed[l] = signed[l].max(s.to_bits() as u32 as i32);
         } else {
@@ -531,5 +553,43 @@ fn span_keys<T: NoiseFloat, const MUL: bool, const SIGNED: bool>(
     } else {
         unsigned.iter().fold(0, |m, &x| m.max(x))
     };
+    let in_range = !DIV
+        || offsets
+            .iter()
+            .fold(true, |c, &x| c & (x < RECIP_HIGH - RECIP_LOW));
+    let key = if in_range { key } else { u32::MAX };
     (key, valid_inputs(&inputs))
 }
+
+/// `1 / q` for f32 noise with bits `bits`, within [`RECIP_ERROR`]
+/// (relative) for `q` from `2^-126` up to below `2^125`, [`recip`]'s
+/// range: one integer subtraction from the bits, where a division of 16
+/// lanes takes about 10 cycles on Intel's cores (`race/f32` in cache read
+/// at half its probe's rate there).
+///
+/// With `q = 2^k (1 + f)`, `bits - 2^23 k` are the bits of `1 + f`, so the
+/// result is `recip(1 + f) 2^-k` exactly while it stays a normal number:
+/// `recip(1 + f)` lies in `[2^-2, 1)` and `k` is at most 124 in the range,
+/// so the result's exponent field is at least 1 (and below 255 for `k`
+/// from -126). The relative error is therefore that over `[1, 2)`, which
+/// the tests check for every one of its `2^23` values (at most 0.0506).
+#[cfg(feature = "alloc")]
+#[inline(always)]
+pub(super) fn recip(bits: u32) -> f32 {
+    /// The constant of the classic bit-level reciprocal: the smallest
+    /// largest error over `[1, 2)` of the constants near it.
+    const MAGIC: u32 = 0x7ef3_11c7;
+    f32::from_bits(MAGIC.wrapping_sub(bits))
+}
+
+/// A bound of `|recip(q) q - 1|` over [`recip`]'s range: `2^-4`.
+#[cfg(feature = "alloc")]
+pub(super) const RECIP_ERROR: f64 = 1.0 / 16.0;
+
+/// The bits of `2^-126`, the smallest f32 noise in [`recip`]'s range.
+#[cfg(feature = "alloc")]
+pub(super) const RECIP_LOW: u32 = 0x0080_0000;
+
+/// The bits of `2^125`, the first f32 noise above [`recip`]'s range.
+#[cfg(feature = "alloc")]
+pub(super) const RECIP_HIGH: u32 = 0x7e00_0000;

@@ -87,7 +87,7 @@ pub(crate) fn scan_shared<T: NoiseFloat>(
 /// The group pass first reads every span of the chunk once for all rows and
 /// keeps each row's largest key per span ([`GroupLook::keys`]). Then each
 /// row's exact scan (in token order) visits only the spans whose key
-/// reaches the row's [`hint`]: a span below it holds no token that can be
+/// reaches the row's hint ([`hint_of`]): a span below it holds no token that can be
 /// the leader or the runner-up, because two tokens of other spans score
 /// more, so the standings come out as if every token had been entered. Odd
 /// spans (NaN, a sign bit, `+inf`, rows of mixed kinds) are always scanned;
@@ -280,10 +280,28 @@ const ZEROED: u32 = u32::MAX - 1;
 /// The bits of f32 `+inf`: finite scores from `+0.0` up have keys below it.
 const INF: u32 = 0x7f80_0000;
 
-/// The smallest key a span of a row must reach to be scanned, from the
-/// row's span keys: 0 (every span) unless two spans have finite keys; and
-/// then a score below those of two tokens in the spans scanned, the `floor`
-/// of their [`block`](super::block) scans.
+/// The second largest of the finite keys (below [`INF`]) of a row's spans,
+/// counted with repeats (`None` when fewer than two are finite): `b` of
+/// [`hint_of`].
+#[inline]
+pub(super) fn second_key(keys: impl Iterator<Item = u32>) -> Option<u32> {
+    let (mut first, mut second) = (None, None);
+    for x in keys.filter(|&x| x < INF) {
+        if first.is_none_or(|f| x > f) {
+            second = first;
+            first = Some(x);
+        } else if second.is_none_or(|s| x > s) {
+            second = Some(x);
+        }
+    }
+    second
+}
+
+/// The smallest key a span of a row must reach to be scanned, from `b`, the
+/// second largest finite key of the row's spans ([`second_key`]): 0 (every
+/// span) unless two spans have finite keys; and then a score below those
+/// of two tokens in the spans scanned, the `floor` of their
+/// [`block`](super::block) scans.
 ///
 /// Let `a` and `b` be the largest two finite keys of different spans
 /// (`a >= b`), each some token's key. With f32 noise a key is the bits of
@@ -296,22 +314,6 @@ const INF: u32 = 0x7f80_0000;
 /// the hint, so their tokens are entered. The floor is the largest score
 /// below `b`'s score (f32) or below `score_floor(b)` (f64): both tokens
 /// score above it.
-#[inline]
-pub(super) fn hint<T: NoiseFloat>(keys: impl Iterator<Item = u32>) -> (u32, Option<T>) {
-    let (mut first, mut second) = (None, None);
-    for x in keys.filter(|&x| x < INF) {
-        if first.is_none_or(|f| x > f) {
-            second = first;
-            first = Some(x);
-        } else if second.is_none_or(|s| x > s) {
-            second = Some(x);
-        }
-    }
-    hint_of(second)
-}
-
-/// [`hint`] from `b`, the second largest finite key (`None` when fewer
-/// than two keys are finite).
 #[inline]
 pub(super) fn hint_of<T: NoiseFloat>(second: Option<u32>) -> (u32, Option<T>) {
     match second {
@@ -326,8 +328,8 @@ pub(super) fn hint_of<T: NoiseFloat>(second: Option<u32>) -> (u32, Option<T>) {
     }
 }
 
-/// Each row's second largest finite key over the spans (as [`hint`] finds
-/// it), for every row at once: each span's keys go through one pass of
+/// Each row's second largest finite key over the spans (as [`second_key`]
+/// finds it), for every row at once: each span's keys go through one pass of
 /// lane-wise minima and maxima, keys shifted up by one so that 0 stands for
 /// none. Taken row by row, the search took about 25 instructions per span
 /// and row (callgrind).

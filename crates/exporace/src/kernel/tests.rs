@@ -842,6 +842,11 @@ fn hinted_long_rows_equal_scalar<T: NoiseFloat>() {
             _ => SPAN * (1 + mix.below(9) as usize) + mix.below(40) as usize + 1,
         };
         let grid = mix.below(2) == 0;
+        // Noise near the ends of `recip`'s range (the keys of `w / q`) in
+        // some rows: scores near f32's largest, and near the smallest bar
+        // `div_hint_of` uses.
+        let scale =
+            [1.0, 1.0, 2f64.powi(-118), 2f64.powi(100), 2f64.powi(120)][mix.below(5) as usize];
         // Valid weights in most rows, so that planted noise decides `clean`.
         let valid_weights = mix.below(4) != 0;
         let shape = 2 + mix.below(10);
@@ -857,7 +862,7 @@ fn hinted_long_rows_equal_scalar<T: NoiseFloat>() {
             noise: (0..n)
                 .map(|_| match grid {
                     true => T::from_f64(1.0 + mix.below(3) as f64),
-                    false => mix.noise(false),
+                    false => T::from_f64(mix.noise::<T>(false).to_f64() * scale),
                 })
                 .collect(),
             zero: (mix.below(2) == 0).then(|| mix.below(n as u64) as usize),
@@ -870,8 +875,19 @@ fn hinted_long_rows_equal_scalar<T: NoiseFloat>() {
         }
         for _ in 0..mix.below(4) {
             let at = mix.below(n as u64) as usize;
-            r.noise[at] =
-                [T::NAN, T::INFINITY, T::ZERO, -T::ZERO, T::from_f64(-1.0)][mix.below(5) as usize];
+            // Odd values, and noise just outside `recip`'s range and at
+            // its ends (subnormal in f32, `2^-126`, `2^125`, below it).
+            r.noise[at] = [
+                T::NAN,
+                T::INFINITY,
+                T::ZERO,
+                -T::ZERO,
+                T::from_f64(-1.0),
+                T::from_f64(1e-40),
+                T::from_f64(2f64.powi(-126)),
+                T::from_f64(2f64.powi(125)),
+                T::from_f64(2f64.powi(125)).next_down(),
+            ][mix.below(9) as usize];
             if mix.below(2) == 0 {
                 r.p[at] = 0.0;
             }
@@ -961,6 +977,141 @@ fn f64_group_bounds_find_every_score_above_the_bar() {
     );
 }
 
+/// `recip`'s error bound over its whole range: checked for every f32 in
+/// `[1, 2)`, and the scaling that carries it to every binade of the range
+/// (`recip(q 2^k) = recip(q) 2^-k`, a normal number) checked for every `k`
+/// on a sample of `q`, the range's ends included.
+#[test]
+fn recip_is_within_its_error_over_its_range() {
+    use super::lanes::{RECIP_ERROR, RECIP_HIGH, RECIP_LOW, recip};
+    let one = 1f32.to_bits();
+    let mut worst = 0f64;
+    for bits in one..2f32.to_bits() {
+        let q = f64::from(f32::from_bits(bits));
+        // Exact: two 24-bit significands.
+        let e = (f64::from(recip(bits)) * q - 1.0).abs();
+        worst = worst.max(e);
+    }
+    assert!(worst <= RECIP_ERROR, "worst {worst}");
+    assert!(worst > 0.05, "worst {worst}: not the classic constant");
+    let mut mix = Mix(0x5EED_000C);
+    for i in 0..2000 {
+        let m = match i {
+            0 => 0,
+            1 => (1 << 23) - 1,
+            _ => mix.below(1 << 23) as u32,
+        };
+        let base = recip(one | m);
+        for k in -126i32..=124 {
+            let bits = (one | m).wrapping_add_signed(k << 23);
+            assert!((RECIP_LOW..RECIP_HIGH).contains(&bits), "k {k}");
+            let r = recip(bits);
+            assert!(r.is_normal(), "m {m:#x} k {k}");
+            assert_eq!(
+                f64::from(r),
+                f64::from(base) * 2f64.powi(-k),
+                "m {m:#x} k {k}"
+            );
+        }
+    }
+    assert_eq!(RECIP_LOW, 2f32.powi(-126).to_bits());
+    assert_eq!(RECIP_HIGH, 2f32.powi(125).to_bits());
+}
+
+/// Noise below `recip`'s range, where `w * recip(q)` is far below `w / q`
+/// (`+0.0`, subnormals) or `w / q` is NaN (`0 / 0`), puts its span out of
+/// the hints: the token wins, or its NaN is seen, as in the scalar race,
+/// planted in a span whose key would otherwise be below the hint (each
+/// finite planted score, from `2^17` up, is the row's largest).
+#[test]
+fn noise_below_recips_range_is_scanned_exactly() {
+    use super::shared::SPAN;
+    let n = 6 * SPAN;
+    let mut mix = Mix(0x5EED_000E);
+    let noise: Vec<f32> = (0..n).map(|_| mix.noise(false)).collect();
+    let p: Vec<f32> = (0..n).map(|_| 0.5 + 0.5 * mix.unit() as f32).collect();
+    let plants = [
+        (0.0, 0.0),
+        (2f32.powi(-120), 2f32.powi(-140)),
+        (2f32.powi(-130), 0.0),
+        (2f32.powi(-130), f32::from_bits(1)),
+        (2f32.powi(-110), 2f32.powi(-127)),
+    ];
+    for (w, q) in plants {
+        for at in [SPAN + 7, 3 * SPAN + 100] {
+            let (mut p, mut noise) = (p.clone(), noise.clone());
+            p[at] = w;
+            noise[at] = q;
+            for policy in NanPolicy::ALL {
+                let want = key(scalar(Form::Div, Weights::Plain(&p), &noise, policy));
+                let got = scan(Form::Div, Weights::Plain(&p), &noise, policy, 0);
+                let got = key(got.finish(|i| (p[i], noise[i].into())));
+                assert_eq!(got, want, "w {w:e} q {q:e} at {at} {policy}");
+                if q != 0.0 && policy == NanPolicy::Reject {
+                    assert_eq!(want.map(|r| r.0), Ok(at), "w {w:e} q {q:e}");
+                }
+            }
+        }
+    }
+}
+
+/// The keys of `w / q` and their hints (`div_hint_of`): a token whose key
+/// is the hint's `b` scores above the floor, and a token whose key is
+/// below the least key scores at most the floor, for weights and noise
+/// over 200 binary orders of magnitude (subnormal weights included),
+/// alone in a row or in any lane of a step, and for second tokens placed
+/// around the least key; both sides of it come up.
+#[test]
+fn div_keys_bound_every_score() {
+    use super::hinted::div_hint_of;
+    use super::lanes::span_key;
+    let mut mix = Mix(0x5EED_000D);
+    let key_of = |mix: &mut Mix, w: f32, q: f32| {
+        let len = if mix.below(2) == 0 { 1 } else { LANES };
+        let lane = mix.below(len as u64) as usize;
+        let mut p = alloc::vec![0.0f32; len];
+        p[lane] = w;
+        let mut noise = alloc::vec![1.0f32; len];
+        noise[lane] = q;
+        span_key(Form::Div, Weights::Plain(&p), &noise).0
+    };
+    let (mut above, mut skipped, mut kept) = (0, 0, 0);
+    for _ in 0..200_000 {
+        let w = ((0.5 + 0.5 * mix.unit()) * 2f64.powi(mix.below(200) as i32 - 150)) as f32;
+        let q = ((0.5 + mix.unit()) * 2f64.powi(mix.below(250) as i32 - 125)) as f32;
+        let key = key_of(&mut mix, w, q);
+        if key >= f32::INFINITY.to_bits() {
+            continue;
+        }
+        let Some((least, floor)) = div_hint_of(Some(key)) else {
+            continue;
+        };
+        assert!(
+            w / q > floor,
+            "w {w:e} q {q:e} key {key:#x} floor {floor:e}"
+        );
+        above += 1;
+        // A second token scoring about the least key's value, from 0.9x
+        // to 1.2x of it.
+        let q2 = ((0.5 + mix.unit()) * 2f64.powi(mix.below(60) as i32 - 30)) as f32;
+        let aim = f64::from(f32::from_bits(least)) * f64::from(q2) * (0.9 + 0.3 * mix.unit());
+        let w2 = aim as f32;
+        if !w2.is_finite() {
+            continue;
+        }
+        if key_of(&mut mix, w2, q2) < least {
+            assert!(w2 / q2 <= floor, "w {w2:e} q {q2:e} least {least:#x}");
+            skipped += 1;
+        } else {
+            kept += 1;
+        }
+    }
+    assert!(
+        above > 100_000 && skipped > 20_000 && kept > 20_000,
+        "{above} above, {skipped} skipped, {kept} kept"
+    );
+}
+
 /// One test per noise precision for each generic check.
 macro_rules! both_precisions {
     ($($check:ident => $f32:ident, $f64:ident;)*) => {$(
@@ -1000,7 +1151,7 @@ both_precisions! {
 /// all come up, over 1 to 40 spans.
 #[test]
 fn group_hints_equal_row_hints() {
-    use super::shared::{GROUP, hint, hint_of, second_keys};
+    use super::shared::{GROUP, hint_of, second_key, second_keys};
     const INF: u32 = 0x7f80_0000;
     let values = [0, 1, 5, 0x3f80_0000, INF - 1, INF, u32::MAX - 1, u32::MAX];
     let mut mix = Mix(41);
@@ -1019,12 +1170,12 @@ fn group_hints_equal_row_hints() {
             let row = || keys.iter().map(|x| x[k]);
             assert_eq!(
                 hint_of::<f32>(second),
-                hint::<f32>(row()),
+                hint_of::<f32>(second_key(row())),
                 "{keys:?} row {k}"
             );
             assert_eq!(
                 hint_of::<f64>(second),
-                hint::<f64>(row()),
+                hint_of::<f64>(second_key(row())),
                 "{keys:?} row {k}"
             );
         }
