@@ -20,9 +20,22 @@ use crate::race::Form;
 /// Spans per window: the keys of one window stay on the stack (1 KiB).
 pub(super) const WINDOW: usize = 256;
 
+/// Whether the keys of `w / q` are taken without a division
+/// ([`lanes::span_key`]'s `RECIP`): natively, where a division of 16 f32
+/// lanes takes about 10 cycles on Intel's cores. Without it `race/f32`
+/// took 0.79x to 0.94x as long at V 152064 (median 0.85x) and 0.66x to
+/// 0.94x at V 128256 (0.88x); at V 32000, where the exact scans of the
+/// hint's spans weigh more, and at V 262144, read from beyond L2, the same
+/// (Xeon, `bench-native`, 8 alternating rounds). Not in wasm, where
+/// SIMD128's division of 4 lanes costs less beside the 7 other operations
+/// per vector the keys then take: there the race took 1.2x to 1.5x as long
+/// (Node, medians of 6 to 14 alternating rounds).
+pub(super) const RECIP: bool = !cfg!(target_arch = "wasm32");
+
 /// [`super::scan`] of a row with 32-bit noise and more than one span of
-/// tokens: the same standings, bit for bit.
-pub(super) fn scan_hinted<T: NoiseFloat>(
+/// tokens: the same standings, bit for bit, with the keys of `w / q` taken
+/// by [`lanes::recip`] under `RECIP` (see [`RECIP`]).
+pub(super) fn scan_hinted<T: NoiseFloat, const RECIP: bool>(
     form: Form,
     weights: Weights<'_>,
     noise: &[T],
@@ -38,7 +51,8 @@ pub(super) fn scan_hinted<T: NoiseFloat>(
         let last = (first + WINDOW).min(spans);
         let mut keys = [0u32; WINDOW];
         for (s, key) in (first..last).zip(&mut keys) {
-            let (k, valid) = lanes::span_key(form, weights.range(span(s)), &noise[span(s)]);
+            let (k, valid) =
+                lanes::span_key::<T, RECIP>(form, weights.range(span(s)), &noise[span(s)]);
             out.clean &= valid;
             *key = k;
         }
@@ -48,9 +62,10 @@ pub(super) fn scan_hinted<T: NoiseFloat>(
         let second = second_key(keys.iter().copied());
         let (least, floor) = match form {
             Form::Mul => hint_of::<T>(second),
-            Form::Div => div_hint_of(second).map_or((0, None), |(least, floor)| {
+            Form::Div if RECIP => div_hint_of(second).map_or((0, None), |(least, floor)| {
                 (least, Some(T::from_f64(floor.into())))
             }),
+            Form::Div => hint_of::<T>(second),
         };
         for (s, &key) in (first..last).zip(keys) {
             if key >= least {

@@ -472,13 +472,14 @@ fn full<T: NoiseFloat, B: Bits, const MUL: bool>(
 /// valid, or that holds the zeroed token, gets `u32::MAX`, so its tokens
 /// are always scanned exactly, with the block scan's own checks.
 ///
-/// For `w / q` the scores are `w * recip(q)` ([`recip`], no division),
-/// within [`RECIP_ERROR`] of `w / q` where every noise value of the span
-/// lies in [`recip`]'s range, and the span is odd (`u32::MAX`) where one
-/// does not. `hinted::div_hint_of` takes hints from such keys.
+/// For `w / q` with `RECIP` the scores are `w * recip(q)` ([`recip`], no
+/// division), within [`RECIP_ERROR`] of `w / q` where every noise value of
+/// the span lies in [`recip`]'s range, and the span is odd (`u32::MAX`)
+/// where one does not; `hinted::div_hint_of` takes hints from such keys.
+/// Without `RECIP` they are the race's own scores, `w / q`.
 #[cfg(feature = "alloc")]
 #[inline]
-pub(super) fn span_key<T: NoiseFloat>(
+pub(super) fn span_key<T: NoiseFloat, const RECIP: bool>(
     form: Form,
     weights: Weights<'_>,
     noise: &[T],
@@ -491,10 +492,10 @@ pub(super) fn span_key<T: NoiseFloat>(
     };
     let residual_rows = matches!(weights, Weights::Residual { .. });
     let (key, valid) = match (form, residual_rows) {
-        (Form::Mul, false) => span_keys::<T, true, false>(p, d, noise, plain),
-        (Form::Mul, true) => span_keys::<T, false, false>(p, d, noise, residual),
-        (Form::Div, false) => span_keys::<T, false, true>(p, d, noise, plain),
-        (Form::Div, true) => span_keys::<T, false, true>(p, d, noise, residual),
+        (Form::Mul, false) => span_keys::<T, true, true, false>(p, d, noise, plain),
+        (Form::Mul, true) => span_keys::<T, false, true, false>(p, d, noise, residual),
+        (Form::Div, false) => span_keys::<T, false, false, RECIP>(p, d, noise, plain),
+        (Form::Div, true) => span_keys::<T, false, false, RECIP>(p, d, noise, residual),
     };
     if zeroed || !valid {
         (u32::MAX, valid)
@@ -508,17 +509,18 @@ pub(super) fn span_key<T: NoiseFloat>(
 /// noise's bits in the inputs' maximum, so that a span with valid inputs
 /// has only scores from `+0.0` up, where signed and unsigned order agree.
 ///
-/// With `DIV` (`w / q`) the scores are `w * recip(q)`, and each lane also
-/// keeps the largest of the noise's bits less [`RECIP_LOW`] (wrapping, so
-/// that noise below the range, zeros, subnormals and values with the sign
-/// bit alike, lands above it): a span with a noise value outside
-/// [`recip`]'s range gets `u32::MAX`. Inside it a score is `+inf`, NaN or
+/// With `MUL` the scores are `w * q`, else `w / q`, and with `RECIP` (for
+/// `w / q`) `w * recip(q)`, where each lane also keeps the largest of the
+/// noise's bits less [`RECIP_LOW`] (wrapping, so that noise below the
+/// range, zeros, subnormals and values with the sign bit alike, lands
+/// above it): a span with a noise value outside [`recip`]'s range gets
+/// `u32::MAX`. Inside it a score is `+inf`, NaN or
 /// has its sign bit set exactly where `w` is `+inf`, NaN or has its sign
 /// bit set (`recip(q)` is a positive normal number), or the product
 /// overflows.
 #[cfg(feature = "alloc")]
 #[inline(always)]
-fn span_keys<T: NoiseFloat, const SIGNED: bool, const DIV: bool>(
+fn span_keys<T: NoiseFloat, const SIGNED: bool, const MUL: bool, const RECIP: bool>(
     p: &[f32],
     d: &[f32],
     noise: &[T],
@@ -534,13 +536,15 @@ fn span_keys<T: NoiseFloat, const SIGNED: bool, const DIV: bool>(
             inputs[l] = inputs[l].max(n.to_bits() as u32);
         }
         let w = T::from_f32(weight(p, d));
-        let s = if DIV {
+        let s = if MUL {
+            w * n
+        } else if RECIP {
             // 32-bit noise: its bits are the low half.
             let q = n.to_bits() as u32;
             offsets[l] = offsets[l].max(q.wrapping_sub(RECIP_LOW));
             w * T::from_f32(recip(q))
         } else {
-            w * n
+            w / n
         };
         if SIGNED {
             signed[l] = signed[l].max(s.to_bits() as u32 as i32);
@@ -553,7 +557,7 @@ fn span_keys<T: NoiseFloat, const SIGNED: bool, const DIV: bool>(
     } else {
         unsigned.iter().fold(0, |m, &x| m.max(x))
     };
-    let in_range = !DIV
+    let in_range = !RECIP
         || offsets
             .iter()
             .fold(true, |c, &x| c & (x < RECIP_HIGH - RECIP_LOW));

@@ -281,7 +281,7 @@ pub(crate) fn scan<T: NoiseFloat>(
 ) -> Scan<T> {
     #[cfg(feature = "alloc")]
     if T::BITS == 32 && noise.len() > shared::SPAN {
-        return hinted::scan_hinted(form, weights, noise, policy, offset);
+        return hinted::scan_hinted::<T, { hinted::RECIP }>(form, weights, noise, policy, offset);
     }
     let mut out = Scan::new(policy);
     blocks(

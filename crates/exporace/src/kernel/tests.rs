@@ -918,6 +918,15 @@ fn hinted_long_rows_equal_scalar<T: NoiseFloat>() {
                         want,
                         "case {case} n {n} {w:?} {form:?} {policy}"
                     );
+                    // Both ways of keying `w / q`, whichever this build
+                    // takes.
+                    if T::BITS == 32 {
+                        use super::hinted::scan_hinted;
+                        let exact = scan_hinted::<T, false>(form, w, &r.noise, policy, 0);
+                        assert_eq!(finish(exact), want, "case {case} exact keys {form:?}");
+                        let recip = scan_hinted::<T, true>(form, w, &r.noise, policy, 0);
+                        assert_eq!(finish(recip), want, "case {case} recip keys {form:?}");
+                    }
                     let chunk = SPAN + mix.below(n as u64) as usize;
                     let split = scan_chunks(form, w, &r.noise, policy, chunk);
                     assert_eq!(
@@ -1025,6 +1034,7 @@ fn recip_is_within_its_error_over_its_range() {
 /// finite planted score, from `2^17` up, is the row's largest).
 #[test]
 fn noise_below_recips_range_is_scanned_exactly() {
+    use super::hinted::scan_hinted;
     use super::shared::SPAN;
     let n = 6 * SPAN;
     let mut mix = Mix(0x5EED_000E);
@@ -1044,7 +1054,8 @@ fn noise_below_recips_range_is_scanned_exactly() {
             noise[at] = q;
             for policy in NanPolicy::ALL {
                 let want = key(scalar(Form::Div, Weights::Plain(&p), &noise, policy));
-                let got = scan(Form::Div, Weights::Plain(&p), &noise, policy, 0);
+                let got =
+                    scan_hinted::<f32, true>(Form::Div, Weights::Plain(&p), &noise, policy, 0);
                 let got = key(got.finish(|i| (p[i], noise[i].into())));
                 assert_eq!(got, want, "w {w:e} q {q:e} at {at} {policy}");
                 if q != 0.0 && policy == NanPolicy::Reject {
@@ -1073,7 +1084,7 @@ fn div_keys_bound_every_score() {
         p[lane] = w;
         let mut noise = alloc::vec![1.0f32; len];
         noise[lane] = q;
-        span_key(Form::Div, Weights::Plain(&p), &noise).0
+        span_key::<f32, true>(Form::Div, Weights::Plain(&p), &noise).0
     };
     let (mut above, mut skipped, mut kept) = (0, 0, 0);
     for _ in 0..200_000 {
