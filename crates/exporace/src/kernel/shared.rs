@@ -87,9 +87,10 @@ pub(crate) fn scan_shared<T: NoiseFloat>(
 /// The group pass first reads every span of the chunk once for all rows and
 /// keeps each row's largest key per span ([`GroupLook::keys`]). Then each
 /// row's exact scan (in token order) visits only the spans whose key
-/// reaches the row's hint ([`hint_of`]): a span below it holds no token that can be
-/// the leader or the runner-up, because two tokens of other spans score
-/// more, so the standings come out as if every token had been entered. Odd
+/// reaches the row's hint ([`hint_of`]): a span below it holds no token
+/// that can be the leader or the runner-up, because two tokens of other
+/// spans score more, so the standings come out as if every token had been
+/// entered. Odd
 /// spans (NaN, a sign bit, `+inf`, rows of mixed kinds) are always scanned;
 /// the zeroed token's span sets no hint, and is scanned when its key
 /// reaches the hint. Judged against the standings so far instead, every
@@ -167,7 +168,7 @@ fn scan_group<T: NoiseFloat>(
                 // is valid for this row (see `GroupLook`).
                 Some(floor) if clean && (key < INF || key == ZEROED) => {
                     if out.halt.is_none() {
-                        enter_clearing(out, w, noise, offset, span(s), floor);
+                        enter_clearing::<T, true>(out, w, noise, offset, span(s), floor);
                     }
                 }
                 _ => blocks(out, Form::Mul, w, noise, policy, offset, span(s), floor),
@@ -178,9 +179,10 @@ fn scan_group<T: NoiseFloat>(
 }
 
 /// Enters into `out`, in token order, the tokens of `span` whose score
-/// clears the bar (the larger of `floor` and the standings' own), for a
-/// span whose values the group pass found valid for the row: every score a
-/// number from `+0.0` up, so nothing to check and no NaN to halt on.
+/// (`w * q` with `MUL`, else `w / q`) clears the bar (the larger of `floor` and the standings'
+/// own), for a span whose values a lane pass (the group pass, or
+/// `hinted`'s span keys) found valid for the row: every score a number
+/// from `+0.0` up, so nothing to check and no NaN to halt on.
 ///
 /// A token scoring at most the bar when it comes is not in the final top
 /// two: `floor` is below two tokens that are entered (see [`block`]'s
@@ -194,7 +196,7 @@ fn scan_group<T: NoiseFloat>(
 ///
 /// [`block`]: super::block
 #[inline(always)]
-fn enter_clearing<T: NoiseFloat>(
+pub(super) fn enter_clearing<T: NoiseFloat, const MUL: bool>(
     out: &mut Scan<T>,
     w: Weights<'_>,
     noise: &[T],
@@ -203,31 +205,42 @@ fn enter_clearing<T: NoiseFloat>(
     floor: T,
 ) {
     use Weights::{Plain, Residual, Zeroed};
+    // Written out: through `Form::score`, recover f64 B 1 at V 32000 took
+    // 1.2x as long.
+    let of = |w: f32, n: T| {
+        if MUL {
+            T::from_f32(w) * n
+        } else {
+            T::from_f32(w) / n
+        }
+    };
+    let score = move |p: f32, _: f32, n: T| of(p, n);
     let plain_range = |out: &mut Scan<T>, p: &[f32], r: Range<usize>| {
         let p = &p[r.clone()];
-        enter_by(out, p, p, &noise[r.clone()], offset + r.start, floor, plain);
+        enter_by(out, p, p, &noise[r.clone()], offset + r.start, floor, score);
     };
     match w {
         // The zeroed token weighs 0: the tokens before it, it, the rest.
         Zeroed { p, zero: Some(z) } if span.contains(&z) => {
             plain_range(out, p, span.start..z);
             let n = &noise[z..z + 1];
-            enter_by(out, &[0.0], &[0.0], n, offset + z, floor, plain);
+            enter_by(out, &[0.0], &[0.0], n, offset + z, floor, score);
             plain_range(out, p, z + 1..span.end);
         }
         Plain(p) | Zeroed { p, .. } => plain_range(out, p, span),
         Residual { p, d } => {
             let first = offset + span.start;
             let (p, d, noise) = (&p[span.clone()], &d[span.clone()], &noise[span]);
+            let residual = move |p: f32, d: f32, n: T| of(residual(p, d), n);
             enter_by(out, p, d, noise, first, floor, residual)
         }
     }
 }
 
 /// [`enter_clearing`] over one kind of weights, tokens numbered from
-/// `first`: each step's scores on lanes, compared with the bar at the step's
-/// start, and the tokens of a step where one clears it entered one by one
-/// against the bar as it rises.
+/// `first`, `score(p, d, noise)` each token's score: each step's scores on
+/// lanes, compared with the bar at the step's start, and the tokens of a
+/// step where one clears it entered one by one against the bar as it rises.
 #[inline(always)]
 fn enter_by<T: NoiseFloat>(
     out: &mut Scan<T>,
@@ -236,14 +249,13 @@ fn enter_by<T: NoiseFloat>(
     noise: &[T],
     first: usize,
     floor: T,
-    weight: impl Fn(f32, f32) -> f32 + Copy,
+    score: impl Fn(f32, f32, T) -> T + Copy,
 ) {
     let bar_of = |standings: &crate::race::Standings<T>| {
         standings
             .bar()
             .map_or(floor, |b| if b > floor { b } else { floor })
     };
-    let score = |p: f32, d: f32, n: T| T::from_f32(weight(p, d)) * n;
     let mut bar = bar_of(&out.standings);
     let (nc, nr) = noise.as_chunks::<LANES>();
     let (pc, dc) = (p.as_chunks::<LANES>().0, d.as_chunks::<LANES>().0);
@@ -278,7 +290,7 @@ const ODD: u32 = u32::MAX;
 const ZEROED: u32 = u32::MAX - 1;
 
 /// The bits of f32 `+inf`: finite scores from `+0.0` up have keys below it.
-const INF: u32 = 0x7f80_0000;
+pub(super) const INF: u32 = 0x7f80_0000;
 
 /// The second largest of the finite keys (below [`INF`]) of a row's spans,
 /// counted with repeats (`None` when fewer than two are finite): `b` of
