@@ -1,5 +1,6 @@
-//! Races of one row with f32 noise by span keys, as the group pass of
-//! [`super::shared`] scans a group of rows.
+//! Races of one row by span keys, as the group pass of [`super::shared`]
+//! scans a group of rows: with f32 noise everywhere, with f64 noise where
+//! [`RECIP`] holds (natively).
 //!
 //! Filtered block by block against its own standings, a row takes an extra
 //! lane pass and a rescan over every block that sets a new record (about
@@ -13,6 +14,11 @@
 //! per step ([`enter_clearing`]) instead of the block scan's three: the
 //! race f32 at V 32000 took 0.83x as long natively (Xeon) and 0.91x in
 //! Node, the row's few exact spans being a larger share of a short row.
+//!
+//! With f64 noise the keys are f32 bounds of the scores (`w * upper(q)`
+//! as in the group pass, `w * recip(q)` of `q` rounded to f32), so the
+//! key pass reads 16 tokens per step in f32 lanes where the block scan
+//! runs 8 per f64 lane.
 
 use super::lanes::RECIP_ERROR;
 use super::shared::{INF, SPAN, enter_clearing, hint_of, second_key};
@@ -46,7 +52,8 @@ pub(super) fn scan_hinted<T: NoiseFloat, const RECIP: bool>(
     policy: NanPolicy,
     offset: usize,
 ) -> Scan<T> {
-    debug_assert_eq!(T::BITS, 32);
+    // `w / q` with f64 noise has keys only through `recip`.
+    debug_assert!(T::BITS == 32 || RECIP);
     let mut out = Scan::new(policy);
     let span = |s: usize| s * SPAN..((s + 1) * SPAN).min(noise.len());
     let spans = noise.len().div_ceil(SPAN);
@@ -118,7 +125,11 @@ pub(super) fn scan_hinted<T: NoiseFloat, const RECIP: bool>(
 /// The floor is the largest f32 at most `7/8 b` and the least key is one
 /// above the bits of the largest f32 at most `7/8` of the floor. With
 /// `u = 2^-24`, scores `S = w / q` rounded, noise in [`recip`]'s range
-/// (else the key is odd) and weights from `+0.0` up (else it is odd too):
+/// (else the key is odd) and weights from `+0.0` up (else it is odd too).
+/// With f64 noise, `recip` takes `q` rounded to f32, within `u` of `q`, so
+/// `recip` of it is within `1.0506 (1 + 2^-23) - 1`, below `e`, of `1 / q`;
+/// and `S` is rounded to f64, within a smaller error than the `u` used
+/// below, so the same bounds hold:
 /// - Two tokens of the spans of keys `a >= b` have `x >= b`, so
 ///   `w recip(q) >= b / (1 + u)` (the product is normal, as `b` is), and
 ///   `w / q >= b / ((1 + u)(1 + e))`, so `S >= b / ((1 + u)^2 (1 + e))`,

@@ -6,6 +6,8 @@
 //! build enables: SSE2 or AVX2 / AVX-512 natively, SIMD128 in wasm. Plain Rust
 //! arrays need no `unsafe` and no dependency, and build for `wasm32v1-none`.
 
+#[cfg(feature = "alloc")]
+use super::shared::upper;
 use super::{BLOCK, LANES, Weights};
 use crate::float::NoiseFloat;
 use crate::policy::NanPolicy;
@@ -463,20 +465,24 @@ fn full<T: NoiseFloat, B: Bits, const MUL: bool>(
     }
 }
 
-/// The largest key of one row's scores over a span of 32-bit noise (as
-/// `GroupLook::keys` in `shared`: the raw bits of the largest f32 score in
-/// unsigned order, so `+inf`, NaN and sign bits give keys from `+inf`'s
-/// bits up), and whether its inputs are valid: every weight input finite
-/// and from `+0.0` up, and for plain `w * q` (signed keys, see
-/// [`span_keys`]) every noise value too. A span whose inputs are not
-/// valid, or that holds the zeroed token, gets `u32::MAX`, so its tokens
-/// are always scanned exactly, with the block scan's own checks.
+/// The largest key of one row's scores over a span (as `GroupLook::keys`
+/// in `shared`: the raw bits of the largest f32 score in unsigned order, so
+/// `+inf`, NaN and sign bits give keys from `+inf`'s bits up), and whether
+/// its inputs are valid: every weight input finite and from `+0.0` up, and
+/// for plain `w * q` (signed keys, see [`span_keys`]) every noise value
+/// too. A span whose inputs are not valid, or that holds the zeroed token,
+/// gets `u32::MAX`, so its tokens are always scanned exactly, with the
+/// block scan's own checks.
 ///
-/// For `w / q` with `RECIP` the scores are `w * recip(q)` ([`recip`], no
-/// division), within [`RECIP_ERROR`] of `w / q` where every noise value of
-/// the span lies in [`recip`]'s range, and the span is odd (`u32::MAX`)
-/// where one does not; `hinted::div_hint_of` takes hints from such keys.
-/// Without `RECIP` they are the race's own scores, `w / q`.
+/// The scores are f32: with f32 noise `w * q` is the race's own score;
+/// with f64 noise it is `w * upper(q)` in f32, the group pass's bound
+/// (`shared::upper`, whose hints `hint_of` takes). For `w / q` with
+/// `RECIP` the scores are `w * recip(q)` ([`recip`], no division; f64 noise
+/// rounded to f32 first), within [`RECIP_ERROR`] of `w / q` where every
+/// noise value of the span lies in [`recip`]'s range, and the span is odd
+/// (`u32::MAX`) where one does not; `hinted::div_hint_of` takes hints from
+/// such keys. Without `RECIP` they are the race's own scores, `w / q`, for
+/// f32 noise only.
 #[cfg(feature = "alloc")]
 #[inline]
 pub(super) fn span_key<T: NoiseFloat, const RECIP: bool>(
@@ -484,7 +490,7 @@ pub(super) fn span_key<T: NoiseFloat, const RECIP: bool>(
     weights: Weights<'_>,
     noise: &[T],
 ) -> (u32, bool) {
-    debug_assert_eq!(T::BITS, 32);
+    debug_assert!(T::BITS == 32 || RECIP || form == Form::Mul);
     let (p, d, zeroed) = match weights {
         Weights::Plain(p) => (p, p, false),
         Weights::Zeroed { p, zero } => (p, p, zero.is_some()),
@@ -509,15 +515,15 @@ pub(super) fn span_key<T: NoiseFloat, const RECIP: bool>(
 /// noise's bits in the inputs' maximum, so that a span with valid inputs
 /// has only scores from `+0.0` up, where signed and unsigned order agree.
 ///
-/// With `MUL` the scores are `w * q`, else `w / q`, and with `RECIP` (for
-/// `w / q`) `w * recip(q)`, where each lane also keeps the largest of the
+/// With `MUL` the scores are `w * q` (`w * upper(q)` for f64 noise), else
+/// `w / q`, and with `RECIP` (for `w / q`) `w * recip(q)` of the noise
+/// rounded to f32, where each lane also keeps the largest of the
 /// noise's bits less [`RECIP_LOW`] (wrapping, so that noise below the
 /// range, zeros, subnormals and values with the sign bit alike, lands
 /// above it): a span with a noise value outside [`recip`]'s range gets
-/// `u32::MAX`. Inside it a score is `+inf`, NaN or
-/// has its sign bit set exactly where `w` is `+inf`, NaN or has its sign
-/// bit set (`recip(q)` is a positive normal number), or the product
-/// overflows.
+/// `u32::MAX`. Inside it a score is `+inf`, NaN or has its sign bit set
+/// exactly where `w` is `+inf`, NaN or has its sign bit set (`recip(q)` is
+/// a positive normal number), or the product overflows.
 #[cfg(feature = "alloc")]
 #[inline(always)]
 fn span_keys<T: NoiseFloat, const SIGNED: bool, const MUL: bool, const RECIP: bool>(
@@ -532,24 +538,25 @@ fn span_keys<T: NoiseFloat, const SIGNED: bool, const MUL: bool, const RECIP: bo
     let mut signed = [0i32; LANES];
     each_lane(p, d, noise, |l, p, d, n| {
         inputs[l] = inputs[l].max(p.to_bits()).max(d.to_bits());
-        if SIGNED {
-            inputs[l] = inputs[l].max(n.to_bits() as u32);
-        }
-        let w = T::from_f32(weight(p, d));
+        // f32 noise through f64 and back is exact (LLVM drops the pair).
+        let q = n.to_f64();
         let s = if MUL {
-            w * n
+            let n = if T::BITS == 32 { q as f32 } else { upper(q) };
+            if SIGNED {
+                inputs[l] = inputs[l].max(n.to_bits());
+            }
+            weight(p, d) * n
         } else if RECIP {
-            // 32-bit noise: its bits are the low half.
-            let q = n.to_bits() as u32;
+            let q = (q as f32).to_bits();
             offsets[l] = offsets[l].max(q.wrapping_sub(RECIP_LOW));
-            w * T::from_f32(recip(q))
+            weight(p, d) * recip(q)
         } else {
-            w / n
+            weight(p, d) / q as f32
         };
         if SIGNED {
-            signed[l] = signed[l].max(s.to_bits() as u32 as i32);
+            signed[l] = signed[l].max(s.to_bits() as i32);
         } else {
-            unsigned[l] = unsigned[l].max(s.to_bits() as u32);
+            unsigned[l] = unsigned[l].max(s.to_bits());
         }
     });
     let key = if SIGNED {
@@ -580,8 +587,8 @@ fn span_keys<T: NoiseFloat, const SIGNED: bool, const MUL: bool, const RECIP: bo
 #[cfg(feature = "alloc")]
 #[inline(always)]
 pub(super) fn recip(bits: u32) -> f32 {
-    /// The constant of the classic bit-level reciprocal: the smallest
-    /// largest error over `[1, 2)` of the constants near it.
+    /// The constant of the classic bit-level reciprocal: a largest
+    /// relative error of 0.0506 over `[1, 2)`.
     const MAGIC: u32 = 0x7ef3_11c7;
     f32::from_bits(MAGIC.wrapping_sub(bits))
 }

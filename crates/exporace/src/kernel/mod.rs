@@ -270,8 +270,9 @@ pub(crate) fn split_into<S: Merge>(
 
 /// Scans one chunk: each block is filtered on lanes against the bar and
 /// rescanned token by token only if a score in it could change the standings.
-/// With f32 noise and more than one span of tokens, the chunk goes through
-/// `hinted::scan_hinted` instead (the same standings, fewer rescans).
+/// With more than one span of tokens and f32 noise (or f64 noise, natively),
+/// the chunk goes through `hinted::scan_hinted` instead (the same
+/// standings, fewer rescans).
 pub(crate) fn scan<T: NoiseFloat>(
     form: Form,
     weights: Weights<'_>,
@@ -280,7 +281,7 @@ pub(crate) fn scan<T: NoiseFloat>(
     offset: usize,
 ) -> Scan<T> {
     #[cfg(feature = "alloc")]
-    if T::BITS == 32 && noise.len() > shared::SPAN {
+    if (T::BITS == 32 || hinted::RECIP) && noise.len() > shared::SPAN {
         return hinted::scan_hinted::<T, { hinted::RECIP }>(form, weights, noise, policy, offset);
     }
     let mut out = Scan::new(policy);

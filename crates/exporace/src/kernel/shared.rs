@@ -413,7 +413,7 @@ const SCALE: f64 = f64::from_bits((1023 + 64) << 52);
 /// negative value. One multiply and one conversion, where rounding `q` up
 /// exactly takes a conversion back and a compare as well.
 #[inline(always)]
-fn upper(q: f64) -> f32 {
+pub(super) fn upper(q: f64) -> f32 {
     (q * SCALE) as f32
 }
 

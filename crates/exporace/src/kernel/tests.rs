@@ -1028,35 +1028,35 @@ fn recip_is_within_its_error_over_its_range() {
 }
 
 /// Noise below `recip`'s range, where `w * recip(q)` is far below `w / q`
-/// (`+0.0`, subnormals) or `w / q` is NaN (`0 / 0`), puts its span out of
-/// the hints: the token wins, or its NaN is seen, as in the scalar race,
-/// planted in a span whose key would otherwise be below the hint (each
-/// finite planted score, from `2^17` up, is the row's largest).
-#[test]
-fn noise_below_recips_range_is_scanned_exactly() {
+/// (`+0.0`, subnormals in f32, f64 noise that rounds to them) or `w / q`
+/// is NaN (`0 / 0`), puts its span out of the hints: the token wins, or
+/// its NaN is seen, as in the scalar race, planted in a span whose key
+/// would otherwise be below the hint (each finite planted score, from
+/// `2^17` up, is the row's largest).
+fn noise_below_recips_range_is_scanned_exactly<T: NoiseFloat>() {
     use super::hinted::scan_hinted;
     use super::shared::SPAN;
     let n = 6 * SPAN;
     let mut mix = Mix(0x5EED_000E);
-    let noise: Vec<f32> = (0..n).map(|_| mix.noise(false)).collect();
+    let noise: Vec<T> = (0..n).map(|_| mix.noise(false)).collect();
     let p: Vec<f32> = (0..n).map(|_| 0.5 + 0.5 * mix.unit() as f32).collect();
     let plants = [
         (0.0, 0.0),
-        (2f32.powi(-120), 2f32.powi(-140)),
+        (2f32.powi(-120), 2f64.powi(-140)),
         (2f32.powi(-130), 0.0),
-        (2f32.powi(-130), f32::from_bits(1)),
-        (2f32.powi(-110), 2f32.powi(-127)),
+        (2f32.powi(-130), f64::from(f32::from_bits(1))),
+        (2f32.powi(-110), 2f64.powi(-127)),
+        (2f32.powi(-130), 1e-300),
     ];
     for (w, q) in plants {
         for at in [SPAN + 7, 3 * SPAN + 100] {
             let (mut p, mut noise) = (p.clone(), noise.clone());
             p[at] = w;
-            noise[at] = q;
+            noise[at] = T::from_f64(q);
             for policy in NanPolicy::ALL {
                 let want = key(scalar(Form::Div, Weights::Plain(&p), &noise, policy));
-                let got =
-                    scan_hinted::<f32, true>(Form::Div, Weights::Plain(&p), &noise, policy, 0);
-                let got = key(got.finish(|i| (p[i], noise[i].into())));
+                let got = scan_hinted::<T, true>(Form::Div, Weights::Plain(&p), &noise, policy, 0);
+                let got = key(got.finish(|i| (p[i], noise[i].to_f64())));
                 assert_eq!(got, want, "w {w:e} q {q:e} at {at} {policy}");
                 if q != 0.0 && policy == NanPolicy::Reject {
                     assert_eq!(want.map(|r| r.0), Ok(at), "w {w:e} q {q:e}");
@@ -1069,27 +1069,28 @@ fn noise_below_recips_range_is_scanned_exactly() {
 /// The keys of `w / q` and their hints (`div_hint_of`): a token whose key
 /// is the hint's `b` scores above the floor, and a token whose key is
 /// below the least key scores at most the floor, for weights and noise
-/// over 200 binary orders of magnitude (subnormal weights included),
-/// alone in a row or in any lane of a step, and for second tokens placed
-/// around the least key; both sides of it come up.
-#[test]
-fn div_keys_bound_every_score() {
+/// over 200 binary orders of magnitude (subnormal weights included; f64
+/// noise anywhere in a binade, not only on f32 values), alone in a row or
+/// in any lane of a step, and for second tokens placed around the least
+/// key; both sides of it come up.
+fn div_keys_bound_every_score<T: NoiseFloat>() {
     use super::hinted::div_hint_of;
     use super::lanes::span_key;
     let mut mix = Mix(0x5EED_000D);
-    let key_of = |mix: &mut Mix, w: f32, q: f32| {
+    let key_of = |mix: &mut Mix, w: f32, q: T| {
         let len = if mix.below(2) == 0 { 1 } else { LANES };
         let lane = mix.below(len as u64) as usize;
         let mut p = alloc::vec![0.0f32; len];
         p[lane] = w;
-        let mut noise = alloc::vec![1.0f32; len];
+        let mut noise = alloc::vec![T::from_f64(1.0); len];
         noise[lane] = q;
-        span_key::<f32, true>(Form::Div, Weights::Plain(&p), &noise).0
+        span_key::<T, true>(Form::Div, Weights::Plain(&p), &noise).0
     };
+    let score = |w: f32, q: T| T::from_f32(w) / q;
     let (mut above, mut skipped, mut kept) = (0, 0, 0);
     for _ in 0..200_000 {
         let w = ((0.5 + 0.5 * mix.unit()) * 2f64.powi(mix.below(200) as i32 - 150)) as f32;
-        let q = ((0.5 + mix.unit()) * 2f64.powi(mix.below(250) as i32 - 125)) as f32;
+        let q = T::from_f64((0.5 + mix.unit()) * 2f64.powi(mix.below(250) as i32 - 125));
         let key = key_of(&mut mix, w, q);
         if key >= f32::INFINITY.to_bits() {
             continue;
@@ -1097,21 +1098,28 @@ fn div_keys_bound_every_score() {
         let Some((least, floor)) = div_hint_of(Some(key)) else {
             continue;
         };
+        let floor = T::from_f64(floor.into());
         assert!(
-            w / q > floor,
-            "w {w:e} q {q:e} key {key:#x} floor {floor:e}"
+            score(w, q) > floor,
+            "w {w:e} q {:e} key {key:#x} floor {:e}",
+            q.to_f64(),
+            floor.to_f64()
         );
         above += 1;
         // A second token scoring about the least key's value, from 0.9x
         // to 1.2x of it.
-        let q2 = ((0.5 + mix.unit()) * 2f64.powi(mix.below(60) as i32 - 30)) as f32;
-        let aim = f64::from(f32::from_bits(least)) * f64::from(q2) * (0.9 + 0.3 * mix.unit());
+        let q2 = T::from_f64((0.5 + mix.unit()) * 2f64.powi(mix.below(60) as i32 - 30));
+        let aim = f64::from(f32::from_bits(least)) * q2.to_f64() * (0.9 + 0.3 * mix.unit());
         let w2 = aim as f32;
         if !w2.is_finite() {
             continue;
         }
         if key_of(&mut mix, w2, q2) < least {
-            assert!(w2 / q2 <= floor, "w {w2:e} q {q2:e} least {least:#x}");
+            assert!(
+                score(w2, q2) <= floor,
+                "w {w2:e} q {:e} least {least:#x}",
+                q2.to_f64()
+            );
             skipped += 1;
         } else {
             kept += 1;
@@ -1154,6 +1162,9 @@ both_precisions! {
     quick_agrees_with_full => quick_agrees_with_full_f32, quick_agrees_with_full_f64;
     div_quick_finds_every_score_above_the_bar =>
         div_quick_finds_every_score_above_the_bar_f32, div_quick_finds_every_score_above_the_bar_f64;
+    div_keys_bound_every_score => div_keys_bound_every_score_f32, div_keys_bound_every_score_f64;
+    noise_below_recips_range_is_scanned_exactly =>
+        noise_below_recips_range_is_scanned_exactly_f32, noise_below_recips_range_is_scanned_exactly_f64;
 }
 
 /// The group's hints, found for every row at once by `second_keys`, equal
