@@ -90,10 +90,9 @@ pub(crate) fn scan_shared<T: NoiseFloat>(
 /// reaches the row's hint ([`hint_of`]): a span below it holds no token
 /// that can be the leader or the runner-up, because two tokens of other
 /// spans score more, so the standings come out as if every token had been
-/// entered. Odd
-/// spans (NaN, a sign bit, `+inf`, rows of mixed kinds) are always scanned;
-/// the zeroed token's span sets no hint, and is scanned when its key
-/// reaches the hint. Judged against the standings so far instead, every
+/// entered. Odd spans (NaN, a sign bit, `+inf`, rows of mixed kinds) are
+/// always scanned; the zeroed token's span sets no hint, and is scanned
+/// when its key reaches the hint. Judged against the standings so far instead, every
 /// span that set a new record for a row (about `1 + ln(spans)` of them, the
 /// first always) took a full scan: a fifth of the pass's instructions at
 /// batch 1 (callgrind). Spans the pass found valid for the row go through
@@ -179,10 +178,11 @@ fn scan_group<T: NoiseFloat>(
 }
 
 /// Enters into `out`, in token order, the tokens of `span` whose score
-/// (`w * q` with `MUL`, else `w / q`) clears the bar (the larger of `floor` and the standings'
-/// own), for a span whose values a lane pass (the group pass, or
-/// `hinted`'s span keys) found valid for the row: every score a number
-/// from `+0.0` up, so nothing to check and no NaN to halt on.
+/// (`w * q` with `MUL`, else `w / q`) clears the bar (the larger of
+/// `floor` and the standings' own), for a span whose values a lane pass
+/// (the group pass, or `hinted`'s span keys) found valid for the row:
+/// every score a number from `+0.0` up, so nothing to check and no NaN to
+/// halt on.
 ///
 /// A token scoring at most the bar when it comes is not in the final top
 /// two: `floor` is below two tokens that are entered (see [`block`]'s
