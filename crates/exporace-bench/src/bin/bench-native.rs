@@ -85,36 +85,33 @@ fn parse(name: &str) -> Option<(String, String, usize, usize)> {
     (v > 0).then_some((kind, precision, b, v))
 }
 
-/// CPU time (user and system) of each thread of the process in ms, from
-/// `/proc/self/task/*/stat` at 100 ticks per second.
+/// Time each thread of the process has spent on a CPU, in ms, from the
+/// first field of `/proc/self/task/*/schedstat` (nanoseconds; `stat`'s
+/// user and system times count 10 ms ticks, too coarse for calls under a
+/// millisecond).
 fn thread_cpu_ms() -> std::collections::BTreeMap<String, f64> {
     let mut out = std::collections::BTreeMap::new();
     let Ok(tasks) = std::fs::read_dir("/proc/self/task") else {
         return out;
     };
     for t in tasks.flatten() {
-        let Ok(stat) = std::fs::read_to_string(t.path().join("stat")) else {
+        let Ok(stat) = std::fs::read_to_string(t.path().join("schedstat")) else {
             continue;
         };
-        let Some(close) = stat.rfind(')') else {
+        let Some(ns) = stat.split(' ').next().and_then(|x| x.parse::<f64>().ok()) else {
             continue;
         };
-        let f: Vec<&str> = stat[close + 2..].split(' ').collect();
-        let tick = |i: usize| f.get(i).and_then(|x| x.parse::<f64>().ok()).unwrap_or(0.0);
-        out.insert(
-            t.file_name().to_string_lossy().into_owned(),
-            (tick(11) + tick(12)) * 10.0,
-        );
+        out.insert(t.file_name().to_string_lossy().into_owned(), ns * 1e-6);
     }
     out
 }
 
-/// Per thread, CPU ms spent between two [`thread_cpu_ms`] readings, largest
-/// first, threads that spent none left out.
+/// Per thread, CPU ms spent between two [`thread_cpu_ms`] readings to 0.01
+/// ms, largest first, threads that spent less left out.
 fn busy(before: &std::collections::BTreeMap<String, f64>) -> Vec<f64> {
     let mut d: Vec<f64> = thread_cpu_ms()
         .iter()
-        .map(|(t, ms)| ms - before.get(t).copied().unwrap_or(0.0))
+        .map(|(t, ms)| ((ms - before.get(t).copied().unwrap_or(0.0)) * 100.0).round() / 100.0)
         .filter(|&d| d > 0.0)
         .collect();
     d.sort_by(|a, b| b.total_cmp(a));
