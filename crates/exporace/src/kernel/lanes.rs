@@ -27,7 +27,7 @@ pub(super) struct Look {
 
 /// The bits of a finite weight stop below those of `+inf`: as unsigned
 /// integers, `+0.0 <= w < +inf` is exactly `bits(w) < bits(+inf)`.
-const WEIGHT_LIMIT: u32 = 0x7f80_0000;
+pub(super) const WEIGHT_LIMIT: u32 = 0x7f80_0000;
 
 /// Checks one block. A score is loud if it could change standings whose
 /// runner-up scores `bar`: above it, or NaN. (A NaN is loud under every
@@ -500,6 +500,9 @@ pub(super) fn span_key<T: NoiseFloat, const RECIP: bool>(
     let (key, valid) = match (form, residual_rows) {
         (Form::Mul, false) => span_keys::<T, true, true, false>(p, d, noise, plain),
         (Form::Mul, true) => span_keys::<T, false, true, false>(p, d, noise, residual),
+        // Natively with AVX-512 on 512-bit registers (see `keys_avx512`).
+        #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
+        (Form::Div, false) if RECIP && T::BITS == 32 => super::keys_avx512::div_keys(p, noise),
         (Form::Div, false) => span_keys::<T, false, false, RECIP>(p, d, noise, plain),
         (Form::Div, true) => span_keys::<T, false, false, RECIP>(p, d, noise, residual),
     };
@@ -526,7 +529,7 @@ pub(super) fn span_key<T: NoiseFloat, const RECIP: bool>(
 /// a positive normal number), or the product overflows.
 #[cfg(feature = "alloc")]
 #[inline(always)]
-fn span_keys<T: NoiseFloat, const SIGNED: bool, const MUL: bool, const RECIP: bool>(
+pub(super) fn span_keys<T: NoiseFloat, const SIGNED: bool, const MUL: bool, const RECIP: bool>(
     p: &[f32],
     d: &[f32],
     noise: &[T],

@@ -17,6 +17,8 @@
 
 #[cfg(feature = "alloc")]
 mod hinted;
+#[cfg(all(feature = "alloc", target_arch = "x86_64", target_feature = "avx512f"))]
+mod keys_avx512;
 mod lanes;
 pub(crate) mod seeded;
 #[cfg(feature = "alloc")]
