@@ -1,12 +1,14 @@
-//! The span keys of a race of `w / q` with f32 noise ([`lanes::span_key`]
-//! with `RECIP`, plain weights) on 512-bit registers, for builds that enable
-//! `avx512f` (`-C target-cpu=native` on a CPU that has it).
+//! The span keys of a race of `w / q` ([`lanes::span_key`] with `RECIP`,
+//! plain weights, f32 or f64 noise) on 512-bit registers, for builds that
+//! enable `avx512f` (`-C target-cpu=native` on a CPU that has it).
 //!
 //! The same key pass in plain Rust lanes ([`lanes::span_keys`]) is what LLVM
 //! vectorises for every other build. Tuned for Intel's server cores (and for
 //! `x86-64-v4`), LLVM gives it 256-bit registers even where AVX-512 is
-//! enabled, and there a lone f32 race took 1.2x to 1.5x as long as on
-//! 512-bit ones (benches/README, "512-bit lanes"). Calling the intrinsics is
+//! enabled, and there a lone race took 1.2x to 1.5x as long (f32 noise)
+//! and 1.25x (f64) as on 512-bit ones (benches/README, "512-bit lanes").
+//! f64 noise is rounded to f32 by `vcvtpd2ps`, two registers of 8 values
+//! for each 16 tokens. Calling the intrinsics is
 //! `unsafe` (they carry `#[target_feature]`), and so are the unaligned loads
 //! from the slices' pointers: this module, `philox_avx512` and nothing else
 //! in the crate use `unsafe`.
@@ -17,7 +19,8 @@
 #![allow(unsafe_code)]
 
 use core::arch::x86_64::{
-    __m512i, _mm512_castps_si512, _mm512_castsi512_ps, _mm512_loadu_si512, _mm512_max_epu32,
+    __m512i, _mm256_castps_si256, _mm512_castps_si512, _mm512_castsi256_si512, _mm512_castsi512_ps,
+    _mm512_cvtpd_ps, _mm512_inserti64x4, _mm512_loadu_pd, _mm512_loadu_si512, _mm512_max_epu32,
     _mm512_mul_ps, _mm512_reduce_max_epu32, _mm512_set1_epi32, _mm512_setzero_si512,
     _mm512_sub_epi32,
 };
@@ -46,24 +49,33 @@ impl Maxima {
     }
 }
 
-/// `(key, valid)` of weights `p` against f32 noise `noise` (equal lengths,
-/// `T` being f32), as [`super::lanes::span_key`] gives them for plain
-/// weights and `w / q` under `RECIP`: the largest score bits, `u32::MAX`
-/// where a noise value lies outside [`recip`]'s range; `valid` where every
-/// weight is finite and not negative.
+/// `(key, valid)` of weights `p` against noise `noise` (equal lengths), as
+/// [`super::lanes::span_key`] gives them for plain weights and `w / q`
+/// under `RECIP`: the largest bits of `w * recip(q)`, f64 noise rounded to
+/// f32 first; `u32::MAX` where a noise value (so rounded) lies outside
+/// [`recip`]'s range; `valid` where every weight is finite and not
+/// negative.
 #[inline]
 pub(super) fn div_keys<T: NoiseFloat>(p: &[f32], noise: &[T]) -> (u32, bool) {
+    let wide = T::BITS == 64;
     assert!(
-        T::BITS == 32 && core::mem::size_of::<T>() == 4 && p.len() == noise.len(),
-        "div_keys takes f32 noise and a weight per noise value"
+        core::mem::size_of::<T>() * 8 == T::BITS as usize && p.len() == noise.len(),
+        "div_keys takes a weight per noise value"
     );
     let whole = p.len() / LANES * LANES;
-    // SAFETY: `T` is f32 (the sealed trait's only 32-bit type, checked
-    // above), so `noise` holds `p.len()` values of 4 bytes, and `lanes`
-    // reads tokens `0..whole` of both, all in bounds.
-    let mut m = unsafe { lanes(p.as_ptr(), noise.as_ptr().cast::<u32>(), whole) };
+    // SAFETY: `T` is f32 or f64 (the sealed trait's two types, whose size
+    // is checked above against `BITS`), so `noise` holds `p.len()` values
+    // of 4 or 8 bytes, and `lanes` reads tokens `0..whole` of both, all in
+    // bounds.
+    let mut m = unsafe {
+        if wide {
+            lanes::<true>(p.as_ptr(), noise.as_ptr().cast::<u8>(), whole)
+        } else {
+            lanes::<false>(p.as_ptr(), noise.as_ptr().cast::<u8>(), whole)
+        }
+    };
     for (&w, &q) in p[whole..].iter().zip(&noise[whole..]) {
-        m.push(w, q.to_bits() as u32);
+        m.push(w, (q.to_f64() as f32).to_bits());
     }
     let key = if m.offsets < RECIP_HIGH - RECIP_LOW {
         m.scores
@@ -73,14 +85,17 @@ pub(super) fn div_keys<T: NoiseFloat>(p: &[f32], noise: &[T]) -> (u32, bool) {
     (key, m.inputs < WEIGHT_LIMIT)
 }
 
-/// [`Maxima`] of tokens `0..len` (a multiple of 16) on 16 lanes.
+/// [`Maxima`] of tokens `0..len` (a multiple of 16) on 16 lanes, the noise
+/// f64 (`WIDE`, rounded to f32 by `vcvtpd2ps`, as Rust's `as` rounds) or
+/// f32.
 ///
 /// # Safety
-/// `p` and `q` must be valid for reads of `len` values each, and the CPU
-/// must have `avx512f` (the build enables it).
+/// `p` must be valid for reads of `len` f32 values and `q` of `len` noise
+/// values (f64 with `WIDE`, else f32), and the CPU must have `avx512f` (the
+/// build enables it).
 #[inline]
 #[target_feature(enable = "avx512f")]
-unsafe fn lanes(p: *const f32, q: *const u32, len: usize) -> Maxima {
+unsafe fn lanes<const WIDE: bool>(p: *const f32, q: *const u8, len: usize) -> Maxima {
     let magic = _mm512_set1_epi32(0x7ef3_11c7);
     let low = _mm512_set1_epi32(RECIP_LOW as i32);
     let (mut inputs, mut offsets, mut scores): (__m512i, __m512i, __m512i) = (
@@ -93,10 +108,18 @@ unsafe fn lanes(p: *const f32, q: *const u32, len: usize) -> Maxima {
         // SAFETY: `i + 16 <= len`, within both reads (the caller's
         // contract); the loads take any alignment.
         let (w, n) = unsafe {
-            (
-                _mm512_loadu_si512(p.add(i).cast()),
-                _mm512_loadu_si512(q.add(i).cast()),
-            )
+            let w = _mm512_loadu_si512(p.add(i).cast());
+            if WIDE {
+                let q = q.cast::<f64>().add(i);
+                let low = _mm256_castps_si256(_mm512_cvtpd_ps(_mm512_loadu_pd(q)));
+                let high = _mm256_castps_si256(_mm512_cvtpd_ps(_mm512_loadu_pd(q.add(8))));
+                (
+                    w,
+                    _mm512_inserti64x4::<1>(_mm512_castsi256_si512(low), high),
+                )
+            } else {
+                (w, _mm512_loadu_si512(q.cast::<u32>().add(i).cast()))
+            }
         };
         inputs = _mm512_max_epu32(inputs, w);
         offsets = _mm512_max_epu32(offsets, _mm512_sub_epi32(n, low));
@@ -119,20 +142,11 @@ mod tests {
     use super::super::lanes::{plain, span_keys};
     use super::*;
 
-    /// The keys equal the plain lanes' on every length from 0 to 80 and on
-    /// whole spans, with noise and weights drawn from every special class:
-    /// zeros of both signs, subnormals, values at and beyond `recip`'s
-    /// range, infinities, NaN with either sign, negative weights.
-    #[test]
-    fn equal_the_plain_lanes() {
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
-        let special = [
+    /// Special weights and f32 noise values: zeros of both signs,
+    /// subnormals, values at and beyond `recip`'s range, infinities, NaN
+    /// with either sign, negative values.
+    fn specials() -> Vec<f32> {
+        [
             0.0f32,
             -0.0,
             f32::from_bits(1),
@@ -147,33 +161,76 @@ mod tests {
             -1.0,
             1e-30,
             1e30,
-        ];
+        ]
+        .to_vec()
+    }
+
+    /// The keys equal the plain lanes' on every length from 0 to 80 and on
+    /// whole spans, with one noise value in 97 and now and then a weight
+    /// drawn from `noise_specials` and [`specials`].
+    fn equal_the_plain_lanes<T: NoiseFloat>(noise_specials: &[T]) {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let weights = specials();
         // A positive float from 2^-40 to 2^8, or (one in 97 where `odd`)
         // a special value.
         let draw = |r: u64, odd: bool| {
             if odd && r.is_multiple_of(97) {
-                special[(r >> 8) as usize % special.len()]
+                noise_specials[(r >> 8) as usize % noise_specials.len()]
             } else {
-                f32::from_bits(0x2b80_0000 + (r >> 40) as u32 % 0x1800_0000)
+                T::from_f32(f32::from_bits(0x2b80_0000 + (r >> 40) as u32 % 0x1800_0000))
             }
         };
         let mut checked = 0;
         for len in (0..=80).chain([1024, 1024, 1024, 1000, 4096]) {
             for odd in [false, true] {
                 for _ in 0..40 {
-                    let mut p: Vec<f32> = (0..len).map(|_| draw(next(), odd).abs()).collect();
+                    let mut p: Vec<f32> = (0..len)
+                        .map(|_| draw(next(), false).to_f64() as f32)
+                        .collect();
                     // Now and then a weight of any class, negative ones too.
                     if odd && len > 0 && next().is_multiple_of(3) {
                         let i = next() as usize % len;
-                        p[i] = special[next() as usize % special.len()];
+                        p[i] = weights[next() as usize % weights.len()];
                     }
-                    let q: Vec<f32> = (0..len).map(|_| draw(next(), odd)).collect();
-                    let want = span_keys::<f32, false, false, true>(&p, &p, &q, plain);
+                    let q: Vec<T> = (0..len).map(|_| draw(next(), odd)).collect();
+                    let want = span_keys::<T, false, false, true>(&p, &p, &q, plain);
                     assert_eq!(div_keys(&p, &q), want, "len {len}: p {p:?} q {q:?}");
                     checked += 1;
                 }
             }
         }
         assert_eq!(checked, 86 * 2 * 40);
+    }
+
+    #[test]
+    fn equal_the_plain_lanes_f32() {
+        equal_the_plain_lanes::<f32>(&specials());
+    }
+
+    /// With f64 noise, also values that round to f32 at the edges of
+    /// `recip`'s range, below f32's subnormals and above its largest value.
+    #[test]
+    fn equal_the_plain_lanes_f64() {
+        let low = f64::from(f32::from_bits(RECIP_LOW));
+        let high = f64::from(f32::from_bits(RECIP_HIGH));
+        let mut noise: Vec<f64> = specials().into_iter().map(f64::from).collect();
+        noise.extend([
+            low * (1.0 - 1e-9),
+            low * (1.0 - 1e-7),
+            high * (1.0 - 1e-9),
+            high * (1.0 - 1e-7),
+            1e-300,
+            -1e-300,
+            1e300,
+            f64::MAX,
+            f64::from_bits(1),
+        ]);
+        equal_the_plain_lanes::<f64>(&noise);
     }
 }

@@ -502,7 +502,7 @@ pub(super) fn span_key<T: NoiseFloat, const RECIP: bool>(
         (Form::Mul, true) => span_keys::<T, false, true, false>(p, d, noise, residual),
         // Natively with AVX-512 on 512-bit registers (see `keys_avx512`).
         #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
-        (Form::Div, false) if RECIP && T::BITS == 32 => super::keys_avx512::div_keys(p, noise),
+        (Form::Div, false) if RECIP => super::keys_avx512::div_keys(p, noise),
         (Form::Div, false) => span_keys::<T, false, false, RECIP>(p, d, noise, plain),
         (Form::Div, true) => span_keys::<T, false, false, RECIP>(p, d, noise, residual),
     };
