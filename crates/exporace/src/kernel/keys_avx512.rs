@@ -26,7 +26,7 @@ use core::arch::x86_64::{
 };
 
 use super::LANES;
-use super::lanes::{RECIP_HIGH, RECIP_LOW, WEIGHT_LIMIT, recip};
+use super::lanes::{RECIP_HIGH, RECIP_LOW, RECIP_MAGIC, WEIGHT_LIMIT, recip};
 use crate::float::NoiseFloat;
 
 /// The largest bits over tokens `0..len`: of the weights, of the noise less
@@ -96,7 +96,7 @@ pub(super) fn div_keys<T: NoiseFloat>(p: &[f32], noise: &[T]) -> (u32, bool) {
 #[inline]
 #[target_feature(enable = "avx512f")]
 unsafe fn lanes<const WIDE: bool>(p: *const f32, q: *const u8, len: usize) -> Maxima {
-    let magic = _mm512_set1_epi32(0x7ef3_11c7);
+    let magic = _mm512_set1_epi32(RECIP_MAGIC as i32);
     let low = _mm512_set1_epi32(RECIP_LOW as i32);
     let (mut inputs, mut offsets, mut scores): (__m512i, __m512i, __m512i) = (
         _mm512_setzero_si512(),
@@ -111,11 +111,11 @@ unsafe fn lanes<const WIDE: bool>(p: *const f32, q: *const u8, len: usize) -> Ma
             let w = _mm512_loadu_si512(p.add(i).cast());
             if WIDE {
                 let q = q.cast::<f64>().add(i);
-                let low = _mm256_castps_si256(_mm512_cvtpd_ps(_mm512_loadu_pd(q)));
-                let high = _mm256_castps_si256(_mm512_cvtpd_ps(_mm512_loadu_pd(q.add(8))));
+                let first = _mm256_castps_si256(_mm512_cvtpd_ps(_mm512_loadu_pd(q)));
+                let second = _mm256_castps_si256(_mm512_cvtpd_ps(_mm512_loadu_pd(q.add(8))));
                 (
                     w,
-                    _mm512_inserti64x4::<1>(_mm512_castsi256_si512(low), high),
+                    _mm512_inserti64x4::<1>(_mm512_castsi256_si512(first), second),
                 )
             } else {
                 (w, _mm512_loadu_si512(q.cast::<u32>().add(i).cast()))

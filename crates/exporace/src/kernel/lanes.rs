@@ -590,11 +590,13 @@ pub(super) fn span_keys<T: NoiseFloat, const SIGNED: bool, const MUL: bool, cons
 #[cfg(feature = "alloc")]
 #[inline(always)]
 pub(super) fn recip(bits: u32) -> f32 {
-    /// The constant of the classic bit-level reciprocal: a largest
-    /// relative error of 0.0506 over `[1, 2)`.
-    const MAGIC: u32 = 0x7ef3_11c7;
-    f32::from_bits(MAGIC.wrapping_sub(bits))
+    f32::from_bits(RECIP_MAGIC.wrapping_sub(bits))
 }
+
+/// The constant of [`recip`], the classic bit-level reciprocal's: a largest
+/// relative error of 0.0506 over `[1, 2)`.
+#[cfg(feature = "alloc")]
+pub(super) const RECIP_MAGIC: u32 = 0x7ef3_11c7;
 
 /// A bound of `|recip(q) q - 1|` over [`recip`]'s range: `2^-4`.
 #[cfg(feature = "alloc")]

@@ -92,12 +92,12 @@ pub(crate) fn scan_shared<T: NoiseFloat>(
 /// spans score more, so the standings come out as if every token had been
 /// entered. Odd spans (NaN, a sign bit, `+inf`, rows of mixed kinds) are
 /// always scanned; the zeroed token's span sets no hint, and is scanned
-/// when its key reaches the hint. Judged against the standings so far instead, every
-/// span that set a new record for a row (about `1 + ln(spans)` of them, the
-/// first always) took a full scan: a fifth of the pass's instructions at
-/// batch 1 (callgrind). Spans the pass found valid for the row go through
-/// [`enter_clearing`] when the hint gives a floor, the others through
-/// [`block`](super::block) and its checks.
+/// when its key reaches the hint. Judged against the standings so far
+/// instead, every span that set a new record for a row (about
+/// `1 + ln(spans)` of them, the first always) took a full scan: a fifth of
+/// the pass's instructions at batch 1 (callgrind). Spans the pass found
+/// valid for the row go through [`enter_clearing`] when the hint gives a
+/// floor, the others through [`block`](super::block) and its checks.
 fn scan_group<T: NoiseFloat>(
     rows: &[Weights<'_>],
     noise: &[T],
