@@ -1,12 +1,15 @@
-//! The span keys of a race of `w / q` ([`lanes::span_key`] with `RECIP`,
-//! plain weights, f32 or f64 noise) on 512-bit registers, for builds that
-//! enable `avx512f` (`-C target-cpu=native` on a CPU that has it).
+//! Span keys on 512-bit registers, for builds that enable `avx512f`
+//! (`-C target-cpu=native` on a CPU that has it): the keys of a race of
+//! `w / q` ([`lanes::span_key`] with `RECIP`, plain weights, f32 or f64
+//! noise) and the group pass's steps ([`shared::steps`], four rows against
+//! one noise row, plain or residual weights, f32 or f64 noise).
 //!
-//! The same key pass in plain Rust lanes ([`lanes::span_keys`]) is what LLVM
-//! vectorises for every other build. Tuned for Intel's server cores (and for
-//! `x86-64-v4`), LLVM gives it 256-bit registers even where AVX-512 is
-//! enabled, and there a lone race took 1.2x to 1.5x as long (f32 noise)
-//! and 1.25x (f64) as on 512-bit ones (benches/README, "512-bit lanes").
+//! The same passes in plain Rust lanes ([`lanes::span_keys`],
+//! [`shared::steps`]) are what LLVM vectorises for every other build. Tuned
+//! for Intel's server cores (and for `x86-64-v4`), LLVM gives them 256-bit
+//! registers even where AVX-512 is enabled, and there a lone race took 1.2x
+//! to 1.5x as long (f32 noise) and 1.25x (f64) as on 512-bit ones, and
+//! recover at batch 1 in cache 1.15x (benches/README, "512-bit lanes").
 //! f64 noise is rounded to f32 by `vcvtpd2ps`, two registers of 8 values
 //! for each 16 tokens. Calling the intrinsics is
 //! `unsafe` (they carry `#[target_feature]`), and so are the unaligned loads
@@ -15,18 +18,21 @@
 //!
 //! [`lanes::span_key`]: super::lanes::span_key
 //! [`lanes::span_keys`]: super::lanes::span_keys
+//! [`shared::steps`]: super::shared::steps
 
 #![allow(unsafe_code)]
 
 use core::arch::x86_64::{
-    __m512i, _mm256_castps_si256, _mm512_castps_si512, _mm512_castsi256_si512, _mm512_castsi512_ps,
-    _mm512_cvtpd_ps, _mm512_inserti64x4, _mm512_loadu_pd, _mm512_loadu_si512, _mm512_max_epu32,
-    _mm512_mul_ps, _mm512_reduce_max_epu32, _mm512_set1_epi32, _mm512_setzero_si512,
-    _mm512_sub_epi32,
+    __m512, __m512i, _mm256_castps_si256, _mm512_castps_si512, _mm512_castsi256_si512,
+    _mm512_castsi512_ps, _mm512_cvtpd_ps, _mm512_inserti64x4, _mm512_loadu_pd, _mm512_loadu_ps,
+    _mm512_loadu_si512, _mm512_max_epu32, _mm512_max_ps, _mm512_mul_pd, _mm512_mul_ps,
+    _mm512_reduce_max_epu32, _mm512_set1_epi32, _mm512_set1_pd, _mm512_setzero_ps,
+    _mm512_setzero_si512, _mm512_sub_epi32, _mm512_sub_ps,
 };
 
 use super::LANES;
 use super::lanes::{RECIP_HIGH, RECIP_LOW, RECIP_MAGIC, WEIGHT_LIMIT, recip};
+use super::shared::{GROUP, SCALE};
 use crate::float::NoiseFloat;
 
 /// The largest bits over tokens `0..len`: of the weights, of the noise less
@@ -135,12 +141,136 @@ unsafe fn lanes<const WIDE: bool>(p: *const f32, q: *const u8, len: usize) -> Ma
     }
 }
 
+/// [`shared::steps`] of the group pass on 16 lanes: each row's largest
+/// score bits over the span's tokens up to its last multiple of [`LANES`],
+/// and the largest input bits kept. `NOISE_CHECK` means plain weights `p`
+/// (keeping the noise and the first row's weights), else the residual
+/// `max(p - d, 0)` (keeping every `p` and `d`), as `by_kind` pairs them.
+/// The noise is narrowed as the plain lanes narrow it: f32 as it is, f64
+/// by [`upper`](super::shared::upper) (`q 2^64` rounded to f32).
+///
+/// [`shared::steps`]: super::shared::steps
+#[inline]
+pub(super) fn group_steps<T: NoiseFloat, const NOISE_CHECK: bool>(
+    p: [&[f32]; GROUP],
+    d: [&[f32]; GROUP],
+    noise: &[T],
+) -> ([u32; GROUP], u32) {
+    let len = noise.len() / LANES * LANES;
+    assert!(
+        core::mem::size_of::<T>() * 8 == T::BITS as usize
+            && p.iter().chain(&d).all(|x| x.len() >= len),
+        "group_steps takes weights for every noise value"
+    );
+    let (p, d) = (p.map(<[f32]>::as_ptr), d.map(<[f32]>::as_ptr));
+    let q = noise.as_ptr().cast::<u8>();
+    // SAFETY: `T` is f32 or f64 (the sealed trait's two types, whose size
+    // is checked above against `BITS`), so `noise` holds `len` values or
+    // more of 4 or 8 bytes, and every weight row at least `len` f32; `group`
+    // reads tokens `0..len` of each.
+    unsafe {
+        if T::BITS == 64 {
+            group::<true, NOISE_CHECK>(p, d, q, len)
+        } else {
+            group::<false, NOISE_CHECK>(p, d, q, len)
+        }
+    }
+}
+
+/// The maxima of [`group_steps`] over tokens `0..len` (a multiple of 16).
+///
+/// # Safety
+/// Every row of `p` and `d` must be valid for reads of `len` f32 values and
+/// `q` of `len` noise values (f64 with `WIDE`, else f32), and the CPU must
+/// have `avx512f` (the build enables it).
+#[inline]
+#[target_feature(enable = "avx512f")]
+unsafe fn group<const WIDE: bool, const NOISE_CHECK: bool>(
+    p: [*const f32; GROUP],
+    d: [*const f32; GROUP],
+    q: *const u8,
+    len: usize,
+) -> ([u32; GROUP], u32) {
+    let scale = _mm512_set1_pd(SCALE);
+    let zero = _mm512_setzero_ps();
+    let mut inputs = _mm512_setzero_si512();
+    let mut scores = [_mm512_setzero_si512(); GROUP];
+    let mut i = 0;
+    while i < len {
+        // SAFETY: `i + 16 <= len`, within every read (the caller's
+        // contract); the loads take any alignment.
+        let n: __m512 = unsafe {
+            if WIDE {
+                let q = q.cast::<f64>().add(i);
+                let first = _mm512_cvtpd_ps(_mm512_mul_pd(_mm512_loadu_pd(q), scale));
+                let second = _mm512_cvtpd_ps(_mm512_mul_pd(_mm512_loadu_pd(q.add(8)), scale));
+                _mm512_castsi512_ps(_mm512_inserti64x4::<1>(
+                    _mm512_castsi256_si512(_mm256_castps_si256(first)),
+                    _mm256_castps_si256(second),
+                ))
+            } else {
+                _mm512_loadu_ps(q.cast::<f32>().add(i))
+            }
+        };
+        if NOISE_CHECK {
+            inputs = _mm512_max_epu32(inputs, _mm512_castps_si512(n));
+        }
+        for (k, score) in scores.iter_mut().enumerate() {
+            // SAFETY: as above.
+            let pk = unsafe { _mm512_loadu_ps(p[k].add(i)) };
+            let w = if NOISE_CHECK {
+                if k == 0 {
+                    inputs = _mm512_max_epu32(inputs, _mm512_castps_si512(pk));
+                }
+                pk
+            } else {
+                // SAFETY: as above.
+                let dk = unsafe { _mm512_loadu_ps(d[k].add(i)) };
+                inputs = _mm512_max_epu32(inputs, _mm512_castps_si512(pk));
+                inputs = _mm512_max_epu32(inputs, _mm512_castps_si512(dk));
+                // `vmaxps` gives its second operand where the first is NaN
+                // or either zero: `r` where `r > 0`, else `+0.0`, as
+                // `lanes::residual`.
+                _mm512_max_ps(_mm512_sub_ps(pk, dk), zero)
+            };
+            *score = _mm512_max_epu32(*score, _mm512_castps_si512(_mm512_mul_ps(w, n)));
+        }
+        i += LANES;
+    }
+    (
+        scores.map(|s| _mm512_reduce_max_epu32(s)),
+        _mm512_reduce_max_epu32(inputs),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use alloc::vec::Vec;
 
-    use super::super::lanes::{plain, span_keys};
+    use super::super::lanes::{plain, residual, span_keys};
+    use super::super::shared::{INF, steps, upper};
     use super::*;
+
+    /// A xorshift stream: the tests' inputs, the same on every run.
+    fn stream() -> impl FnMut() -> u64 {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        }
+    }
+
+    /// A positive float from 2^-40 to 2^8, or (one in 97 where `odd`) one of
+    /// `specials`.
+    fn draw<T: NoiseFloat>(r: u64, odd: bool, specials: &[T]) -> T {
+        if odd && r.is_multiple_of(97) {
+            specials[(r >> 8) as usize % specials.len()]
+        } else {
+            T::from_f32(f32::from_bits(0x2b80_0000 + (r >> 40) as u32 % 0x1800_0000))
+        }
+    }
 
     /// Special weights and f32 noise values: zeros of both signs,
     /// subnormals, values at and beyond `recip`'s range, infinities, NaN
@@ -169,23 +299,9 @@ mod tests {
     /// whole spans, with one noise value in 97 and now and then a weight
     /// drawn from `noise_specials` and [`specials`].
     fn equal_the_plain_lanes<T: NoiseFloat>(noise_specials: &[T]) {
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut next = stream();
         let weights = specials();
-        // A positive float from 2^-40 to 2^8, or (one in 97 where `odd`)
-        // a special value.
-        let draw = |r: u64, odd: bool| {
-            if odd && r.is_multiple_of(97) {
-                noise_specials[(r >> 8) as usize % noise_specials.len()]
-            } else {
-                T::from_f32(f32::from_bits(0x2b80_0000 + (r >> 40) as u32 % 0x1800_0000))
-            }
-        };
+        let draw = |r: u64, odd: bool| draw(r, odd, noise_specials);
         let mut checked = 0;
         for len in (0..=80).chain([1024, 1024, 1024, 1000, 4096]) {
             for odd in [false, true] {
@@ -232,5 +348,93 @@ mod tests {
             f64::from_bits(1),
         ]);
         equal_the_plain_lanes::<f64>(&noise);
+    }
+
+    /// The group pass's steps equal the plain lanes' ([`steps`]) on every
+    /// length from 0 to 80 and on whole spans, plain (`NOISE_CHECK`) and
+    /// residual weights, with one value in 97 of the noise and of every
+    /// weight row drawn from `noise_specials` and [`specials`]. Keys from
+    /// [`INF`] up (NaN, a sign bit, `+inf`) all mean an odd span, so they
+    /// need only both be odd; finite keys and the inputs' maximum are equal.
+    fn group_equal_the_plain_lanes<T: NoiseFloat, const NOISE_CHECK: bool>(noise_specials: &[T]) {
+        let mut next = stream();
+        let weights = specials();
+        let narrow = |q: T| {
+            if T::BITS == 32 {
+                q.to_f64() as f32
+            } else {
+                upper(q.to_f64())
+            }
+        };
+        let weight = if NOISE_CHECK { plain } else { residual };
+        let mut odd_keys = 0;
+        for len in (0..=80).chain([1024, 1024, 1000]) {
+            for odd in [false, true] {
+                for _ in 0..20 {
+                    let mut row = || -> Vec<f32> {
+                        (0..len)
+                            .map(|_| draw(next(), odd, &weights[..]).to_f64() as f32)
+                            .collect()
+                    };
+                    let p = [row(), row(), row(), row()];
+                    let d = [row(), row(), row(), row()];
+                    let q: Vec<T> = (0..len)
+                        .map(|_| draw(next(), odd, noise_specials))
+                        .collect();
+                    let (p, d) = (
+                        p.each_ref().map(Vec::as_slice),
+                        d.each_ref().map(Vec::as_slice),
+                    );
+                    let want = steps::<T, NOISE_CHECK>(p, d, &q, narrow, weight);
+                    let got = group_steps::<T, NOISE_CHECK>(p, d, &q);
+                    assert_eq!(got.1, want.1, "inputs, len {len}: p {p:?} d {d:?} q {q:?}");
+                    for (g, w) in got.0.into_iter().zip(want.0) {
+                        odd_keys += usize::from(w >= INF);
+                        assert!(
+                            g == w || (g >= INF && w >= INF),
+                            "keys {:?} {:?}, len {len}: p {p:?} d {d:?} q {q:?}",
+                            got.0,
+                            want.0
+                        );
+                    }
+                }
+            }
+        }
+        // Both kinds of key were compared.
+        assert!(
+            odd_keys > 100 && odd_keys < 83 * 2 * 20 * GROUP / 2,
+            "{odd_keys}"
+        );
+    }
+
+    /// f64 noise for the group pass: also values whose `upper` is at f32's
+    /// ends (its largest value, `+inf`, subnormals, 0).
+    fn wide_specials() -> Vec<f64> {
+        let mut noise: Vec<f64> = specials().into_iter().map(f64::from).collect();
+        let max = f64::from(f32::MAX) / SCALE;
+        let tiny = f64::from(f32::from_bits(1)) / SCALE;
+        noise.extend([
+            max,
+            max * (1.0 + 1e-9),
+            max * 2.0,
+            tiny,
+            tiny / 2.0,
+            tiny / 3.0,
+            1e-300,
+        ]);
+        noise.extend([f64::MAX, f64::from_bits(1), -1e-300]);
+        noise
+    }
+
+    #[test]
+    fn group_equal_the_plain_lanes_f32() {
+        group_equal_the_plain_lanes::<f32, true>(&specials());
+        group_equal_the_plain_lanes::<f32, false>(&specials());
+    }
+
+    #[test]
+    fn group_equal_the_plain_lanes_f64() {
+        group_equal_the_plain_lanes::<f64, true>(&wide_specials());
+        group_equal_the_plain_lanes::<f64, false>(&wide_specials());
     }
 }

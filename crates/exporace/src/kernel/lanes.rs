@@ -392,7 +392,7 @@ fn verdict<B: Bits>(
 /// Every lane's largest weight-input bits are those of a finite weight that
 /// is not negative ([`WEIGHT_LIMIT`]).
 #[inline(always)]
-pub(super) fn valid_inputs(inputs: &[u32; LANES]) -> bool {
+fn valid_inputs(inputs: &[u32; LANES]) -> bool {
     inputs.iter().fold(true, |c, &x| c & (x < WEIGHT_LIMIT))
 }
 

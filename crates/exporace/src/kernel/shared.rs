@@ -14,7 +14,7 @@
 use alloc::vec::Vec;
 use core::ops::Range;
 
-use super::lanes::{plain, residual, valid_inputs};
+use super::lanes::{WEIGHT_LIMIT, plain, residual};
 use super::{BLOCK, CHUNK, LANES, Scan, Weights, blocks, scan, split};
 use crate::float::NoiseFloat;
 use crate::policy::NanPolicy;
@@ -405,7 +405,7 @@ pub(super) fn look_group<T: NoiseFloat>(
 
 /// `2^64`: [`upper`]'s scale, which lifts the noise of the scores that
 /// matter away from f32's subnormal range.
-const SCALE: f64 = f64::from_bits((1023 + 64) << 52);
+pub(super) const SCALE: f64 = f64::from_bits((1023 + 64) << 52);
 
 /// `q 2^64` rounded to f32: within `2^-24` of it (relative) where that is in
 /// f32's normal range, within `2^-150` (absolute) below it; `+inf` from
@@ -523,23 +523,20 @@ fn by_kind<T: NoiseFloat>(
     }
 }
 
-/// The lane loop of the group pass: per lane, a maximum of input bits
-/// (kept once for the group) and each row's raw f32 score bits as unsigned
-/// integers (SIMD128 and x86 compare 32-bit lanes unsigned: no sign flip
-/// as `lanes::quick` needs for 64-bit lanes), folded into each row's key.
-/// Scores are computed in f32 from `narrow` of the noise, which keeps signs
-/// and NaNs.
+/// The group pass's work on one span: its steps of [`LANES`] tokens on
+/// 512-bit registers where the build enables AVX-512 (`keys_avx512`, the
+/// same maxima as [`steps`]), else on [`steps`]' plain Rust lanes; then its
+/// last tokens one by one ([`tail`]).
 ///
-/// Which inputs are kept depends on `NOISE_CHECK`:
+/// Which inputs are kept depends on `NOISE_CHECK`, which `by_kind` pairs
+/// with the weight (plain for `true`, residual for `false`):
 /// - `false` (residual rows, `max(p - d, 0)`, where an invalid `d` can give a
 ///   valid-looking weight): both weight inputs. While they are valid a
 ///   score's sign is the noise's, so a key below [`INF`] means no NaN score
 ///   and no noise below `+0.0` in the span.
 /// - `true` (plain and zeroed rows, whose weight is `p` itself): the
-///   narrowed noise and the first row's weights (kept together with the
-///   first row: kept apart, before the rows, the noise's maximum made LLVM
-///   vectorise across steps and assemble lanes one by one, 3x the
-///   instructions). While the noise is valid (from `+0.0` up, not `+inf`
+///   narrowed noise (and in the steps the first row's weights, see
+///   [`steps`]). While the noise is valid (from `+0.0` up, not `+inf`
 ///   or NaN), a score `p * n` has a sign bit, is NaN or is `+inf` wherever
 ///   `p` is negative, `-0.0`, NaN or `+inf` (`n = +0.0` included: `-x * 0`
 ///   is `-0.0`, `inf * 0` NaN), so a row's key below [`INF`] means valid
@@ -555,9 +552,47 @@ fn lanes<T: NoiseFloat, const NOISE_CHECK: bool>(
     narrow: impl Fn(T) -> f32 + Copy,
     weight: impl Fn(f32, f32) -> f32 + Copy,
 ) -> GroupLook {
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
+    let (keys, inputs) = {
+        let _ = (narrow, weight);
+        super::keys_avx512::group_steps::<T, NOISE_CHECK>(p, d, noise)
+    };
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
+    let (keys, inputs) = steps::<T, NOISE_CHECK>(p, d, noise, narrow, weight);
+    let done = noise.len() / LANES * LANES;
+    let (last, last_inputs) = tail::<T, NOISE_CHECK>(p, d, noise, done, narrow, weight);
+    GroupLook {
+        keys: core::array::from_fn(|k| keys[k].max(last[k])),
+        clean: inputs.max(last_inputs) < WEIGHT_LIMIT,
+    }
+}
+
+/// The steps of [`LANES`] tokens of the group pass (the span's tokens up to
+/// its last multiple of [`LANES`]): each row's key over them, and the
+/// largest input bits kept (see [`lanes`]). Per lane, a maximum of input
+/// bits (kept once for the group) and each row's raw f32 score bits as
+/// unsigned integers (SIMD128 and x86 compare 32-bit lanes unsigned: no
+/// sign flip as `lanes::quick` needs for 64-bit lanes). Scores are computed
+/// in f32 from `narrow` of the noise, which keeps signs and NaNs. With
+/// `NOISE_CHECK` the first row's weights are kept with the noise (kept
+/// together with the first row: kept apart, before the rows, the noise's
+/// maximum made LLVM vectorise across steps and assemble lanes one by one,
+/// 3x the instructions).
+#[cfg_attr(
+    all(target_arch = "x86_64", target_feature = "avx512f", not(test)),
+    allow(dead_code)
+)]
+#[inline(always)]
+pub(super) fn steps<T: NoiseFloat, const NOISE_CHECK: bool>(
+    p: [&[f32]; GROUP],
+    d: [&[f32]; GROUP],
+    noise: &[T],
+    narrow: impl Fn(T) -> f32 + Copy,
+    weight: impl Fn(f32, f32) -> f32 + Copy,
+) -> ([u32; GROUP], u32) {
     let mut inputs = [0u32; LANES];
     let mut scores = [[0u32; LANES]; GROUP];
-    let (nc, nr) = noise.as_chunks::<LANES>();
+    let nc = noise.as_chunks::<LANES>().0;
     let steps = nc.len();
     let [p0, p1, p2, p3] = p.map(|x| &x.as_chunks::<LANES>().0[..steps]);
     let [d0, d1, d2, d3] = d.map(|x| &x.as_chunks::<LANES>().0[..steps]);
@@ -588,26 +623,42 @@ fn lanes<T: NoiseFloat, const NOISE_CHECK: bool>(
         row(s2, p2, d2, false);
         row(s3, p3, d3, false);
     }
-    let done = steps * LANES;
-    for (i, &n) in nr.iter().enumerate() {
-        let n = narrow(n);
-        if NOISE_CHECK {
-            inputs[0] = inputs[0].max(n.to_bits());
-        }
-        for (k, scores) in scores.iter_mut().enumerate() {
-            let (pv, dv) = (p[k][done + i], d[k][done + i]);
-            if !NOISE_CHECK {
-                inputs[0] = inputs[0].max(pv.to_bits()).max(dv.to_bits());
-            }
-            let score = weight(pv, dv) * n;
-            scores[0] = scores[0].max(score.to_bits());
-        }
-    }
-    GroupLook {
+    (
         // Folded by reference: moved out by value (`scores.map`), the
         // accumulators lived in memory and the loop took 40% more
         // instructions (callgrind).
-        keys: core::array::from_fn(|k| scores[k].iter().fold(0, |m, &x| m.max(x))),
-        clean: valid_inputs(&inputs),
+        core::array::from_fn(|k| scores[k].iter().fold(0, |m, &x| m.max(x))),
+        inputs.iter().fold(0, |m, &x| m.max(x)),
+    )
+}
+
+/// The group pass over tokens `done..` of the span (fewer than [`LANES`]),
+/// one by one: each row's key over them and the largest input bits kept
+/// (with `NOISE_CHECK`, the noise's only).
+#[inline(always)]
+fn tail<T: NoiseFloat, const NOISE_CHECK: bool>(
+    p: [&[f32]; GROUP],
+    d: [&[f32]; GROUP],
+    noise: &[T],
+    done: usize,
+    narrow: impl Fn(T) -> f32 + Copy,
+    weight: impl Fn(f32, f32) -> f32 + Copy,
+) -> ([u32; GROUP], u32) {
+    let mut inputs = 0u32;
+    let mut keys = [0u32; GROUP];
+    for (i, &n) in noise.iter().enumerate().skip(done) {
+        let n = narrow(n);
+        if NOISE_CHECK {
+            inputs = inputs.max(n.to_bits());
+        }
+        for (k, key) in keys.iter_mut().enumerate() {
+            let (pv, dv) = (p[k][i], d[k][i]);
+            if !NOISE_CHECK {
+                inputs = inputs.max(pv.to_bits()).max(dv.to_bits());
+            }
+            let score = weight(pv, dv) * n;
+            *key = (*key).max(score.to_bits());
+        }
     }
+    (keys, inputs)
 }
