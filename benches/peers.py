@@ -18,7 +18,13 @@ cases of those names.
 Usage (after `cargo build --release -p exporace-bench --bin bench-native` with
 RUSTFLAGS="-C target-cpu=native" and CARGO_TARGET_DIR=target/native):
 
-    python3 benches/peers.py [--out benches/peers.json]
+    python3 benches/peers.py [--out benches/peers.json] [--rounds 3]
+
+Each case runs in rounds (exporace, then torch, then numpy, again and
+again), each ratio is formed within its round, and the figures are the
+medians over the rounds, with their ranges; `rounds_raw` keeps every
+round's times. On a shared machine a slow minute then moves one round's
+ratio, not the figure.
 
 Needs torch and numpy (`pip install torch==2.15.0 numpy==2.4.6`).
 """
@@ -114,7 +120,9 @@ def numpy_noise(dtype):
 
     def run():
         rng.standard_exponential(out=q, dtype=dtype)
-        np.reciprocal(q, out=inv)
+        # An f32 exponential can be 0: 1 / 0 is inf, as in torch.
+        with np.errstate(divide="ignore"):
+            np.reciprocal(q, out=inv)
 
     return run
 
@@ -167,46 +175,72 @@ def load_average():
 
 
 def native(case):
+    """exporace's median ns per call of `case` by thread count ("1", "2")."""
     threads = "1" if case.startswith("noise/") else "1,2"
     out = subprocess.run([NATIVE, "--threads", threads, case], check=True, capture_output=True, text=True).stdout
-    return {r["threads"]: r["median_ms"] * 1e6 for r in (json.loads(l) for l in out.splitlines() if l.strip())}
+    return {str(r["threads"]): r["median_ms"] * 1e6 for r in (json.loads(l) for l in out.splitlines() if l.strip())}
+
+
+def median(xs):
+    xs = sorted(xs)
+    n = len(xs)
+    return xs[n // 2] if n % 2 else 0.5 * (xs[n // 2 - 1] + xs[n // 2])
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", default=os.path.join(ROOT, "benches", "peers.json"))
+    ap.add_argument("--rounds", type=int, default=3, help="rounds per case (default 3)")
     args = ap.parse_args()
+    if args.rounds < 1:
+        sys.exit("peers.py: --rounds takes a count from 1 up")
     if not os.access(NATIVE, os.X_OK):
         sys.exit(f"peers.py: build {NATIVE} first (see the docstring)")
     torch.set_num_threads(1)
     rows = []
-    print(f"{'case':<26} {'exporace 1t':>12} {'2t':>8} {'torch 1t':>10} {'numpy':>8} {'vs torch':>9} {'vs numpy':>9}  (ns/element)")
+    print(f"{'case':<26} {'exporace 1t':>12} {'2t':>8} {'torch 1t':>10} {'numpy':>8} {'vs torch':>9} {'vs numpy':>9}  (ns/element, medians of {args.rounds} rounds)")
     for case, elements, make_torch, make_numpy in CASES:
         load = load_average()
-        ours = native(case)
-        t_ns = timed(make_torch()) * 1e9
-        n_ns = timed(make_numpy()) * 1e9
-        o1 = ours[1] / elements
-        o2 = ours.get(2, float("nan")) / elements
+        run_torch, run_numpy = make_torch(), make_numpy()
+        raw = []
+        for _ in range(args.rounds):
+            ours = native(case)
+            raw.append({
+                "exporace_ns": {str(k): v for k, v in ours.items()},
+                "torch_ns": timed(run_torch) * 1e9,
+                "numpy_ns": timed(run_numpy) * 1e9,
+            })
+        vs_torch = [r["torch_ns"] / r["exporace_ns"]["1"] for r in raw]
+        vs_numpy = [r["numpy_ns"] / r["exporace_ns"]["1"] for r in raw]
+        o1 = median([r["exporace_ns"]["1"] for r in raw]) / elements
+        o2 = median([r["exporace_ns"]["2"] for r in raw]) / elements if "2" in raw[0]["exporace_ns"] else None
         row = {
             "case": case,
             "elements": elements,
-            "exporace_ns_per_element": {"1": o1, "2": None if o2 != o2 else o2},
-            "torch_ns_per_element": t_ns / elements,
-            "numpy_ns_per_element": n_ns / elements,
-            "speedup_vs_torch": t_ns / ours[1],
-            "speedup_vs_numpy": n_ns / ours[1],
+            "exporace_ns_per_element": {"1": o1, "2": o2},
+            "torch_ns_per_element": median([r["torch_ns"] for r in raw]) / elements,
+            "numpy_ns_per_element": median([r["numpy_ns"] for r in raw]) / elements,
+            "speedup_vs_torch": median(vs_torch),
+            "speedup_vs_torch_range": [min(vs_torch), max(vs_torch)],
+            "speedup_vs_numpy": median(vs_numpy),
+            "speedup_vs_numpy_range": [min(vs_numpy), max(vs_numpy)],
             "load_average": load,
+            "rounds_raw": raw,
         }
         rows.append(row)
-        print(f"{case:<26} {o1:>12.3f} {o2:>8.3f} {t_ns / elements:>10.3f} {n_ns / elements:>8.3f} {row['speedup_vs_torch']:>8.1f}x {row['speedup_vs_numpy']:>8.1f}x")
+        two = f"{o2:>8.3f}" if o2 is not None else f"{'-':>8}"
+        print(f"{case:<26} {o1:>12.3f} {two} {row['torch_ns_per_element']:>10.3f} {row['numpy_ns_per_element']:>8.3f} "
+              f"{row['speedup_vs_torch']:>8.1f}x {row['speedup_vs_numpy']:>8.1f}x  "
+              f"(vs torch {min(vs_torch):.1f}x to {max(vs_torch):.1f}x)")
     report = {
         "machine": {"cpu": platform.processor() or platform.machine(), "cores": os.cpu_count()},
         "python": platform.python_version(),
         "torch": torch.__version__,
         "numpy": np.__version__,
         "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-        "notes": "medians; exporace from bench-native (1 and 2 rayon threads; noise is one thread), torch on 1 thread, "
+        "rounds": args.rounds,
+        "notes": "medians over the rounds (each ratio formed within its round, with its range); exporace from "
+        "bench-native (1 and 2 rayon threads; noise is one thread), torch on 1 thread, "
         "numpy single-threaded with preallocated outputs; speedup = peer time / exporace 1-thread time. "
         "recover: argmax((p with the draft token zeroed) * inv_q), inv_q shared by a request's 4 positions; "
         "noise: Exp(1) then 1/q; seeded: exporace's fused seeded race against the peers' noise then w / q then argmax.",
