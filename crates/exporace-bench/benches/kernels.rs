@@ -17,8 +17,8 @@ use exporace::models::CatalogueEntry;
 use exporace::noise::{self, Stream};
 use exporace::{Form, NanPolicy, NoiseFloat, race_div, race_seeded, recover_tokens};
 use exporace_bench::{
-    BATCHES, EXACT_MODELS, PEER_VOCAB, PlainC, RESIDUAL_BATCHES, Recover, THREADS, VOCABS,
-    many_tail, note_load, probe, probe_par, scalar_div,
+    BATCHES, EXACT_MODELS, PEER_VOCAB, PlainC, ProbeBuffer, RESIDUAL_BATCHES, Recover, THREADS,
+    VOCABS, many_tail, note_load, probe, probe_par, scalar_div,
 };
 use rayon::{ThreadPool, ThreadPoolBuilder};
 
@@ -65,13 +65,14 @@ fn group<'a>(c: &'a mut Criterion, name: &str, bytes: usize) -> BenchmarkGroup<'
 }
 
 fn probes(g: &mut BenchmarkGroup<'_, WallTime>, pools: &[(usize, ThreadPool)], bytes: usize) {
-    let buf = vec![1u32; bytes / 4];
+    let buf = ProbeBuffer::new(bytes / 4);
+    let buf = buf.words();
     for (n, pool) in pools {
         g.bench_function(format!("probe-{n}t"), |b| {
-            in_pool(b, pool, || probe_par(black_box(&buf), *n))
+            in_pool(b, pool, || probe_par(black_box(buf), *n))
         });
     }
-    g.bench_function("probe-plain", |b| b.iter(|| probe(black_box(&buf))));
+    g.bench_function("probe-plain", |b| b.iter(|| probe(black_box(buf))));
 }
 
 fn recover<T: PlainC>(c: &mut Criterion, pools: &[(usize, ThreadPool)]) {

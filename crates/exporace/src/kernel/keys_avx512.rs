@@ -30,6 +30,8 @@ use core::arch::x86_64::{
     _mm512_setzero_si512, _mm512_sub_epi32, _mm512_sub_ps,
 };
 
+use core::ops::Range;
+
 use super::LANES;
 use super::lanes::{RECIP_HIGH, RECIP_LOW, RECIP_MAGIC, WEIGHT_LIMIT, recip};
 use super::shared::{GROUP, SCALE};
@@ -142,12 +144,18 @@ unsafe fn lanes<const WIDE: bool>(p: *const f32, q: *const u8, len: usize) -> Ma
 }
 
 /// [`shared::steps`] of the group pass on 16 lanes: each row's largest
-/// score bits over the span's tokens up to its last multiple of [`LANES`],
-/// and the largest input bits kept. `NOISE_CHECK` means plain weights `p`
-/// (keeping the noise and the first row's weights), else the residual
-/// `max(p - d, 0)` (keeping every `p` and `d`), as `by_kind` pairs them.
-/// The noise is narrowed as the plain lanes narrow it: f32 as it is, f64
-/// by [`upper`](super::shared::upper) (`q 2^64` rounded to f32).
+/// score bits over the steps' tokens, the largest input bits kept, and the
+/// tokens stepped over. The steps start where the first row's weights reach
+/// a 64-byte boundary (a cache line), so that no load of that row, nor of
+/// rows and noise at the same offset in a line, splits two lines (from the
+/// allocator, large buffers start 16 bytes into a line: there the 512-bit
+/// loads took recover f32 B 1 at V 32000 1.2x to 1.3x as long); the
+/// caller takes the tokens before and after one by one. `NOISE_CHECK` means
+/// plain weights `p` (keeping the noise and the first row's weights), else
+/// the residual `max(p - d, 0)` (keeping every `p` and `d`), as `by_kind`
+/// pairs them. The noise is narrowed as the plain lanes narrow it: f32 as
+/// it is, f64 by [`upper`](super::shared::upper) (`q 2^64` rounded to
+/// f32).
 ///
 /// [`shared::steps`]: super::shared::steps
 #[inline]
@@ -155,26 +163,32 @@ pub(super) fn group_steps<T: NoiseFloat, const NOISE_CHECK: bool>(
     p: [&[f32]; GROUP],
     d: [&[f32]; GROUP],
     noise: &[T],
-) -> ([u32; GROUP], u32) {
-    let len = noise.len() / LANES * LANES;
+) -> ([u32; GROUP], u32, Range<usize>) {
+    let len = noise.len();
     assert!(
         core::mem::size_of::<T>() * 8 == T::BITS as usize
             && p.iter().chain(&d).all(|x| x.len() >= len),
         "group_steps takes weights for every noise value"
     );
-    let (p, d) = (p.map(<[f32]>::as_ptr), d.map(<[f32]>::as_ptr));
-    let q = noise.as_ptr().cast::<u8>();
+    let start = ((64 - p[0].as_ptr() as usize % 64) % 64 / 4).min(len);
+    let end = start + (len - start) / LANES * LANES;
+    let (p, d) = (
+        p.map(|x| x[start..].as_ptr()),
+        d.map(|x| x[start..].as_ptr()),
+    );
+    let q = noise[start..].as_ptr().cast::<u8>();
     // SAFETY: `T` is f32 or f64 (the sealed trait's two types, whose size
-    // is checked above against `BITS`), so `noise` holds `len` values or
-    // more of 4 or 8 bytes, and every weight row at least `len` f32; `group`
-    // reads tokens `0..len` of each.
-    unsafe {
+    // is checked above against `BITS`), so `noise` holds `len` values of 4
+    // or 8 bytes, and every weight row at least `len` f32; `group` reads
+    // `end - start` tokens from `start` of each, all in bounds.
+    let (keys, inputs) = unsafe {
         if T::BITS == 64 {
-            group::<true, NOISE_CHECK>(p, d, q, len)
+            group::<true, NOISE_CHECK>(p, d, q, end - start)
         } else {
-            group::<false, NOISE_CHECK>(p, d, q, len)
+            group::<false, NOISE_CHECK>(p, d, q, end - start)
         }
-    }
+    };
+    (keys, inputs, start..end)
 }
 
 /// The maxima of [`group_steps`] over tokens `0..len` (a multiple of 16).
@@ -248,7 +262,7 @@ mod tests {
     use alloc::vec::Vec;
 
     use super::super::lanes::{plain, residual, span_keys};
-    use super::super::shared::{INF, steps, upper};
+    use super::super::shared::{INF, steps, upper, with_the_rest};
     use super::*;
 
     /// A xorshift stream: the tests' inputs, the same on every run.
@@ -350,12 +364,16 @@ mod tests {
         equal_the_plain_lanes::<f64>(&noise);
     }
 
-    /// The group pass's steps equal the plain lanes' ([`steps`]) on every
-    /// length from 0 to 80 and on whole spans, plain (`NOISE_CHECK`) and
-    /// residual weights, with one value in 97 of the noise and of every
-    /// weight row drawn from `noise_specials` and [`specials`]. Keys from
-    /// [`INF`] up (NaN, a sign bit, `+inf`) all mean an odd span, so they
-    /// need only both be odd; finite keys and the inputs' maximum are equal.
+    /// The group pass over a span, its steps on 512-bit registers
+    /// ([`group_steps`], from the first row's cache line) and the rest one
+    /// by one, equals the plain lanes' ([`steps`] from the span's start) on
+    /// every length from 0 to 80 and on whole spans, plain (`NOISE_CHECK`)
+    /// and residual weights, rows at every offset in a cache line (the same
+    /// for all rows and the noise, or each its own), with one value in 97 of
+    /// the noise and of every weight row drawn from `noise_specials` and
+    /// [`specials`]. Keys from [`INF`] up (NaN, a sign bit, `+inf`) all mean
+    /// an odd span, so they need only both be odd; finite keys and the
+    /// inputs' maximum are equal.
     fn group_equal_the_plain_lanes<T: NoiseFloat, const NOISE_CHECK: bool>(noise_specials: &[T]) {
         let mut next = stream();
         let weights = specials();
@@ -367,26 +385,44 @@ mod tests {
             }
         };
         let weight = if NOISE_CHECK { plain } else { residual };
-        let mut odd_keys = 0;
+        let (mut odd_keys, mut heads) = (0, [false; LANES]);
         for len in (0..=80).chain([1024, 1024, 1000]) {
             for odd in [false, true] {
-                for _ in 0..20 {
-                    let mut row = || -> Vec<f32> {
-                        (0..len)
+                for round in 0..20 {
+                    // Each row `LANES` values longer, read from an offset:
+                    // one for every row (and the noise), or each its own.
+                    let shared = next() as usize % LANES;
+                    let offsets: [usize; 2 * GROUP + 1] = core::array::from_fn(|_| {
+                        if round % 2 == 0 {
+                            shared
+                        } else {
+                            next() as usize % LANES
+                        }
+                    });
+                    let rows: [Vec<f32>; 2 * GROUP] = core::array::from_fn(|_| {
+                        (0..len + LANES)
                             .map(|_| draw(next(), odd, &weights[..]).to_f64() as f32)
                             .collect()
-                    };
-                    let p = [row(), row(), row(), row()];
-                    let d = [row(), row(), row(), row()];
-                    let q: Vec<T> = (0..len)
+                    });
+                    let q: Vec<T> = (0..len + LANES)
                         .map(|_| draw(next(), odd, noise_specials))
                         .collect();
-                    let (p, d) = (
-                        p.each_ref().map(Vec::as_slice),
-                        d.each_ref().map(Vec::as_slice),
-                    );
-                    let want = steps::<T, NOISE_CHECK>(p, d, &q, narrow, weight);
-                    let got = group_steps::<T, NOISE_CHECK>(p, d, &q);
+                    let q = &q[offsets[2 * GROUP]..][..len];
+                    let p: [&[f32]; GROUP] =
+                        core::array::from_fn(|k| &rows[k][offsets[k]..][..len]);
+                    let d: [&[f32]; GROUP] =
+                        core::array::from_fn(|k| &rows[GROUP + k][offsets[GROUP + k]..][..len]);
+                    let plain_steps = {
+                        let (keys, inputs) = steps::<T, NOISE_CHECK>(p, d, q, narrow, weight);
+                        (keys, inputs, 0..len / LANES * LANES)
+                    };
+                    let stepped = group_steps::<T, NOISE_CHECK>(p, d, q);
+                    if len >= 2 * LANES {
+                        heads[stepped.2.start] = true;
+                    }
+                    let want =
+                        with_the_rest::<T, NOISE_CHECK>(p, d, q, narrow, weight, plain_steps);
+                    let got = with_the_rest::<T, NOISE_CHECK>(p, d, q, narrow, weight, stepped);
                     assert_eq!(got.1, want.1, "inputs, len {len}: p {p:?} d {d:?} q {q:?}");
                     for (g, w) in got.0.into_iter().zip(want.0) {
                         odd_keys += usize::from(w >= INF);
@@ -400,11 +436,12 @@ mod tests {
                 }
             }
         }
-        // Both kinds of key were compared.
+        // Both kinds of key were compared, and steps from every offset.
         assert!(
             odd_keys > 100 && odd_keys < 83 * 2 * 20 * GROUP / 2,
             "{odd_keys}"
         );
+        assert_eq!(heads, [true; LANES]);
     }
 
     /// f64 noise for the group pass: also values whose `upper` is at f32's

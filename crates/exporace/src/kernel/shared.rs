@@ -525,8 +525,9 @@ fn by_kind<T: NoiseFloat>(
 
 /// The group pass's work on one span: its steps of [`LANES`] tokens on
 /// 512-bit registers where the build enables AVX-512 (`keys_avx512`, the
-/// same maxima as [`steps`]), else on [`steps`]' plain Rust lanes; then its
-/// last tokens one by one ([`tail`]).
+/// same maxima as [`steps`], from the first row's first cache line), else on
+/// [`steps`]' plain Rust lanes; then its other tokens one by one
+/// ([`with_the_rest`]).
 ///
 /// Which inputs are kept depends on `NOISE_CHECK`, which `by_kind` pairs
 /// with the weight (plain for `true`, residual for `false`):
@@ -535,8 +536,7 @@ fn by_kind<T: NoiseFloat>(
 ///   score's sign is the noise's, so a key below [`INF`] means no NaN score
 ///   and no noise below `+0.0` in the span.
 /// - `true` (plain and zeroed rows, whose weight is `p` itself): the
-///   narrowed noise (and in the steps the first row's weights, see
-///   [`steps`]). While the noise is valid (from `+0.0` up, not `+inf`
+///   narrowed noise and the first row's weights (see [`steps`]). While the noise is valid (from `+0.0` up, not `+inf`
 ///   or NaN), a score `p * n` has a sign bit, is NaN or is `+inf` wherever
 ///   `p` is negative, `-0.0`, NaN or `+inf` (`n = +0.0` included: `-x * 0`
 ///   is `-0.0`, `inf * 0` NaN), so a row's key below [`INF`] means valid
@@ -553,18 +553,40 @@ fn lanes<T: NoiseFloat, const NOISE_CHECK: bool>(
     weight: impl Fn(f32, f32) -> f32 + Copy,
 ) -> GroupLook {
     #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
-    let (keys, inputs) = {
-        let _ = (narrow, weight);
-        super::keys_avx512::group_steps::<T, NOISE_CHECK>(p, d, noise)
-    };
+    let stepped = super::keys_avx512::group_steps::<T, NOISE_CHECK>(p, d, noise);
     #[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
-    let (keys, inputs) = steps::<T, NOISE_CHECK>(p, d, noise, narrow, weight);
-    let done = noise.len() / LANES * LANES;
-    let (last, last_inputs) = tail::<T, NOISE_CHECK>(p, d, noise, done, narrow, weight);
+    let stepped = {
+        let (keys, inputs) = steps::<T, NOISE_CHECK>(p, d, noise, narrow, weight);
+        (keys, inputs, 0..noise.len() / LANES * LANES)
+    };
+    let (keys, inputs) = with_the_rest::<T, NOISE_CHECK>(p, d, noise, narrow, weight, stepped);
     GroupLook {
-        keys: core::array::from_fn(|k| keys[k].max(last[k])),
-        clean: inputs.max(last_inputs) < WEIGHT_LIMIT,
+        keys,
+        clean: inputs < WEIGHT_LIMIT,
     }
+}
+
+/// The maxima of a span's steps (`stepped`: each row's key and the largest
+/// input bits over the tokens of its range) joined with those of the
+/// span's tokens outside that range, taken one by one ([`by_token`]).
+#[inline(always)]
+pub(super) fn with_the_rest<T: NoiseFloat, const NOISE_CHECK: bool>(
+    p: [&[f32]; GROUP],
+    d: [&[f32]; GROUP],
+    noise: &[T],
+    narrow: impl Fn(T) -> f32 + Copy,
+    weight: impl Fn(f32, f32) -> f32 + Copy,
+    stepped: ([u32; GROUP], u32, Range<usize>),
+) -> ([u32; GROUP], u32) {
+    let (keys, inputs, range) = stepped;
+    let (first, first_inputs) =
+        by_token::<T, NOISE_CHECK>(p, d, noise, 0..range.start, narrow, weight);
+    let (last, last_inputs) =
+        by_token::<T, NOISE_CHECK>(p, d, noise, range.end..noise.len(), narrow, weight);
+    (
+        core::array::from_fn(|k| keys[k].max(first[k]).max(last[k])),
+        inputs.max(first_inputs).max(last_inputs),
+    )
 }
 
 /// The steps of [`LANES`] tokens of the group pass (the span's tokens up to
@@ -632,24 +654,25 @@ pub(super) fn steps<T: NoiseFloat, const NOISE_CHECK: bool>(
     )
 }
 
-/// The group pass over tokens `done..` of the span (fewer than [`LANES`]),
-/// one by one: each row's key over them and the largest input bits kept
-/// (with `NOISE_CHECK`, the noise's only).
+/// The group pass over tokens `range` of the span (a few, before or after
+/// its steps), one by one: each row's key over them and the largest input
+/// bits kept, as [`steps`] keeps them (with `NOISE_CHECK`, the noise's and
+/// the first row's weights').
 #[inline(always)]
-fn tail<T: NoiseFloat, const NOISE_CHECK: bool>(
+fn by_token<T: NoiseFloat, const NOISE_CHECK: bool>(
     p: [&[f32]; GROUP],
     d: [&[f32]; GROUP],
     noise: &[T],
-    done: usize,
+    range: Range<usize>,
     narrow: impl Fn(T) -> f32 + Copy,
     weight: impl Fn(f32, f32) -> f32 + Copy,
 ) -> ([u32; GROUP], u32) {
     let mut inputs = 0u32;
     let mut keys = [0u32; GROUP];
-    for (i, &n) in noise.iter().enumerate().skip(done) {
-        let n = narrow(n);
+    for i in range {
+        let n = narrow(noise[i]);
         if NOISE_CHECK {
-            inputs = inputs.max(n.to_bits());
+            inputs = inputs.max(n.to_bits()).max(p[0][i].to_bits());
         }
         for (k, key) in keys.iter_mut().enumerate() {
             let (pv, dv) = (p[k][i], d[k][i]);
