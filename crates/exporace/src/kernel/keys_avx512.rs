@@ -9,7 +9,8 @@
 //! for Intel's server cores (and for `x86-64-v4`), LLVM gives them 256-bit
 //! registers even where AVX-512 is enabled, and there a lone race took 1.2x
 //! to 1.5x as long (f32 noise) and 1.25x (f64) as on 512-bit ones, and
-//! recover at batch 1 in cache 1.15x (benches/README, "512-bit lanes").
+//! recover at batch 1 in L2 about 1.2x (benches/README, "512-bit lanes",
+//! "The group pass on 512-bit registers").
 //! f64 noise is rounded to f32 by `vcvtpd2ps`, two registers of 8 values
 //! for each 16 tokens. Calling the intrinsics is
 //! `unsafe` (they carry `#[target_feature]`), and so are the unaligned loads
@@ -147,10 +148,11 @@ unsafe fn lanes<const WIDE: bool>(p: *const f32, q: *const u8, len: usize) -> Ma
 /// score bits over the steps' tokens, the largest input bits kept, and the
 /// tokens stepped over. The steps start where the first row's weights reach
 /// a 64-byte boundary (a cache line), so that no load of that row, nor of
-/// rows and noise at the same offset in a line, splits two lines (from the
-/// allocator, large buffers start 16 bytes into a line: there the 512-bit
-/// loads took recover f32 B 1 at V 32000 1.2x to 1.3x as long); the
-/// caller takes the tokens before and after one by one. `NOISE_CHECK` means
+/// rows and noise at the same offset in a line, splits two lines. Large
+/// buffers come from the allocator 16 bytes into a line, and steps from
+/// there made recover f32 B 1 at V 32000 take 1.3x as long as from a
+/// line's start (benches/README, "Line-aligned reads"). The caller takes
+/// the tokens before and after one by one. `NOISE_CHECK` means
 /// plain weights `p` (keeping the noise and the first row's weights), else
 /// the residual `max(p - d, 0)` (keeping every `p` and `d`), as `by_kind`
 /// pairs them. The noise is narrowed as the plain lanes narrow it: f32 as

@@ -536,11 +536,12 @@ fn by_kind<T: NoiseFloat>(
 ///   score's sign is the noise's, so a key below [`INF`] means no NaN score
 ///   and no noise below `+0.0` in the span.
 /// - `true` (plain and zeroed rows, whose weight is `p` itself): the
-///   narrowed noise and the first row's weights (see [`steps`]). While the noise is valid (from `+0.0` up, not `+inf`
-///   or NaN), a score `p * n` has a sign bit, is NaN or is `+inf` wherever
-///   `p` is negative, `-0.0`, NaN or `+inf` (`n = +0.0` included: `-x * 0`
-///   is `-0.0`, `inf * 0` NaN), so a row's key below [`INF`] means valid
-///   weights. Two maxima per lane instead of two per row.
+///   narrowed noise and the first row's weights (see [`steps`]). While the
+///   noise is valid (from `+0.0` up, not `+inf` or NaN), a score `p * n`
+///   has a sign bit, is NaN or is `+inf` wherever `p` is negative, `-0.0`,
+///   NaN or `+inf` (`n = +0.0` included: `-x * 0` is `-0.0`, `inf * 0`
+///   NaN), so a row's key below [`INF`] means valid weights. Two maxima per
+///   lane instead of two per row.
 ///
 /// Odd spans go through each row's own [`block`](super::block) scan and its
 /// full checks.
