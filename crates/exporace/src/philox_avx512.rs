@@ -15,9 +15,9 @@
 //! took about twice as long as with these 512-bit ones (benches/README).
 //! The f64 fills take the same rounds on 256-bit registers
 //! ([`uniforms16_256`]): next to 512-bit rounds their 256-bit `log1p` lanes
-//! ran slower. This module and `kernel::keys_avx512` are the crate's only
-//! ones with `unsafe`; here for calling a function with `#[target_feature]`
-//! and storing a register.
+//! ran slower. This module, `kernel::keys_avx512` and `kernel::clear_avx512`
+//! are the crate's only ones with `unsafe`; here for calling a function with
+//! `#[target_feature]` and storing a register.
 //!
 //! [`first_words`]: crate::philox::first_words
 

@@ -1,11 +1,11 @@
 //! Span keys on 512-bit registers, for builds that enable `avx512f`
 //! (`-C target-cpu=native` on a CPU that has it): the keys of a race of
 //! `w / q` ([`lanes::span_key`] with `RECIP`, plain weights, f32 or f64
-//! noise) and the group pass's steps ([`shared::steps`], four rows against
-//! one noise row, plain or residual weights, f32 or f64 noise).
+//! noise) and the group pass over a chunk ([`group_keys`]: four rows
+//! against one noise row, plain or residual weights, f32 or f64 noise).
 //!
 //! The same passes in plain Rust lanes ([`lanes::span_keys`],
-//! [`shared::steps`]) are what LLVM vectorises for every other build. Tuned
+//! `group_lanes`) are what LLVM vectorises for every other build. Tuned
 //! for Intel's server cores (and for `x86-64-v4`), LLVM gives them 256-bit
 //! registers even where AVX-512 is enabled, and there a lone race took 1.2x
 //! to 1.5x as long (f32 noise) and 1.25x (f64) as on 512-bit ones, and
@@ -13,29 +13,30 @@
 //! "The group pass on 512-bit registers").
 //! f64 noise is rounded to f32 by `vcvtpd2ps`, two registers of 8 values
 //! for each 16 tokens. Calling the intrinsics is
-//! `unsafe` (they carry `#[target_feature]`), and so are the unaligned loads
-//! from the slices' pointers: this module, `philox_avx512` and nothing else
-//! in the crate use `unsafe`.
+//! `unsafe` (they carry `#[target_feature]`), and so are the unaligned and
+//! masked loads from the slices' pointers: this module, `clear_avx512`,
+//! `philox_avx512` and nothing else in the crate use `unsafe`.
 //!
 //! [`lanes::span_key`]: super::lanes::span_key
 //! [`lanes::span_keys`]: super::lanes::span_keys
-//! [`shared::steps`]: super::shared::steps
 
 #![allow(unsafe_code)]
 
 use core::arch::x86_64::{
-    __m512, __m512i, _mm256_castps_si256, _mm512_castps_si512, _mm512_castsi256_si512,
-    _mm512_castsi512_ps, _mm512_cvtpd_ps, _mm512_inserti64x4, _mm512_loadu_pd, _mm512_loadu_ps,
-    _mm512_loadu_si512, _mm512_max_epu32, _mm512_max_ps, _mm512_mul_pd, _mm512_mul_ps,
+    __m512, __m512i, __mmask8, __mmask16, _mm256_castps_si256, _mm512_castps_si512,
+    _mm512_castsi256_si512, _mm512_castsi512_ps, _mm512_cvtpd_ps, _mm512_inserti64x4,
+    _mm512_loadu_pd, _mm512_loadu_ps, _mm512_loadu_si512, _mm512_maskz_loadu_pd,
+    _mm512_maskz_loadu_ps, _mm512_max_epu32, _mm512_max_ps, _mm512_mul_pd, _mm512_mul_ps,
     _mm512_reduce_max_epu32, _mm512_set1_epi32, _mm512_set1_pd, _mm512_setzero_ps,
-    _mm512_setzero_si512, _mm512_sub_epi32, _mm512_sub_ps,
+    _mm512_setzero_si512, _mm512_shuffle_epi32, _mm512_shuffle_i32x4, _mm512_sub_epi32,
+    _mm512_sub_ps,
 };
 
-use core::ops::Range;
+use alloc::vec::Vec;
 
 use super::LANES;
 use super::lanes::{RECIP_HIGH, RECIP_LOW, RECIP_MAGIC, WEIGHT_LIMIT, recip};
-use super::shared::{GROUP, SCALE};
+use super::shared::{GROUP, SCALE, SPAN};
 use crate::float::NoiseFloat;
 
 /// The largest bits over tokens `0..len`: of the weights, of the noise less
@@ -144,56 +145,10 @@ unsafe fn lanes<const WIDE: bool>(p: *const f32, q: *const u8, len: usize) -> Ma
     }
 }
 
-/// [`shared::steps`] of the group pass on 16 lanes: each row's largest
-/// score bits over the steps' tokens, the largest input bits kept, and the
-/// tokens stepped over. The steps start where the first row's weights reach
-/// a 64-byte boundary (a cache line), so that no load of that row, nor of
-/// rows and noise at the same offset in a line, splits two lines. Large
-/// buffers come from the allocator 16 bytes into a line, and steps from
-/// there made recover f32 B 1 at V 32000 take 1.3x as long as from a
-/// line's start (benches/README, "Line-aligned reads"). The caller takes
-/// the tokens before and after one by one. `NOISE_CHECK` means
-/// plain weights `p` (keeping the noise and the first row's weights), else
-/// the residual `max(p - d, 0)` (keeping every `p` and `d`), as `by_kind`
-/// pairs them. The noise is narrowed as the plain lanes narrow it: f32 as
-/// it is, f64 by [`upper`](super::shared::upper) (`q 2^64` rounded to
-/// f32).
-///
-/// [`shared::steps`]: super::shared::steps
-#[inline]
-pub(super) fn group_steps<T: NoiseFloat, const NOISE_CHECK: bool>(
-    p: [&[f32]; GROUP],
-    d: [&[f32]; GROUP],
-    noise: &[T],
-) -> ([u32; GROUP], u32, Range<usize>) {
-    let len = noise.len();
-    assert!(
-        core::mem::size_of::<T>() * 8 == T::BITS as usize
-            && p.iter().chain(&d).all(|x| x.len() >= len),
-        "group_steps takes weights for every noise value"
-    );
-    let start = ((64 - p[0].as_ptr() as usize % 64) % 64 / 4).min(len);
-    let end = start + (len - start) / LANES * LANES;
-    let (p, d) = (
-        p.map(|x| x[start..].as_ptr()),
-        d.map(|x| x[start..].as_ptr()),
-    );
-    let q = noise[start..].as_ptr().cast::<u8>();
-    // SAFETY: `T` is f32 or f64 (the sealed trait's two types, whose size
-    // is checked above against `BITS`), so `noise` holds `len` values of 4
-    // or 8 bytes, and every weight row at least `len` f32; `group` reads
-    // `end - start` tokens from `start` of each, all in bounds.
-    let (keys, inputs) = unsafe {
-        if T::BITS == 64 {
-            group::<true, NOISE_CHECK>(p, d, q, end - start)
-        } else {
-            group::<false, NOISE_CHECK>(p, d, q, end - start)
-        }
-    };
-    (keys, inputs, start..end)
-}
-
-/// The maxima of [`group_steps`] over tokens `0..len` (a multiple of 16).
+/// The score maxima of a span's steps over tokens `0..len`, per lane (the
+/// input bits kept joined into `inputs`): a masked step over tokens
+/// `0..head` (`head <= len`), full steps from `head`, and a masked step
+/// over the tokens left.
 ///
 /// # Safety
 /// Every row of `p` and `d` must be valid for reads of `len` f32 values and
@@ -205,66 +160,240 @@ unsafe fn group<const WIDE: bool, const NOISE_CHECK: bool>(
     p: [*const f32; GROUP],
     d: [*const f32; GROUP],
     q: *const u8,
+    head: usize,
     len: usize,
-) -> ([u32; GROUP], u32) {
-    let scale = _mm512_set1_pd(SCALE);
-    let zero = _mm512_setzero_ps();
-    let mut inputs = _mm512_setzero_si512();
-    let mut scores = [_mm512_setzero_si512(); GROUP];
-    let mut i = 0;
-    while i < len {
-        // SAFETY: `i + 16 <= len`, within every read (the caller's
-        // contract); the loads take any alignment.
-        let n: __m512 = unsafe {
-            if WIDE {
-                let q = q.cast::<f64>().add(i);
-                let first = _mm512_cvtpd_ps(_mm512_mul_pd(_mm512_loadu_pd(q), scale));
-                let second = _mm512_cvtpd_ps(_mm512_mul_pd(_mm512_loadu_pd(q.add(8)), scale));
-                _mm512_castsi512_ps(_mm512_inserti64x4::<1>(
-                    _mm512_castsi256_si512(_mm256_castps_si256(first)),
-                    _mm256_castps_si256(second),
-                ))
-            } else {
-                _mm512_loadu_ps(q.cast::<f32>().add(i))
-            }
-        };
-        if NOISE_CHECK {
-            inputs = _mm512_max_epu32(inputs, _mm512_castps_si512(n));
-        }
-        for (k, score) in scores.iter_mut().enumerate() {
-            // SAFETY: as above.
-            let pk = unsafe { _mm512_loadu_ps(p[k].add(i)) };
-            let w = if NOISE_CHECK {
-                if k == 0 {
-                    inputs = _mm512_max_epu32(inputs, _mm512_castps_si512(pk));
-                }
-                pk
-            } else {
-                // SAFETY: as above.
-                let dk = unsafe { _mm512_loadu_ps(d[k].add(i)) };
-                inputs = _mm512_max_epu32(inputs, _mm512_castps_si512(pk));
-                inputs = _mm512_max_epu32(inputs, _mm512_castps_si512(dk));
-                // `vmaxps` gives its second operand where the first is NaN
-                // or either zero: `r` where `r > 0`, else `+0.0`, as
-                // `lanes::residual`.
-                _mm512_max_ps(_mm512_sub_ps(pk, dk), zero)
-            };
-            *score = _mm512_max_epu32(*score, _mm512_castps_si512(_mm512_mul_ps(w, n)));
-        }
+    inputs: &mut __m512i,
+) -> [__m512i; GROUP] {
+    let mut maxima = ([_mm512_setzero_si512(); GROUP], *inputs);
+    let lanes = |n: usize| ((1u32 << n) - 1) as __mmask16;
+    if head > 0 {
+        // SAFETY: tokens `0..head` are read, within every read.
+        unsafe { step::<WIDE, NOISE_CHECK, true>(&mut maxima, p, d, q, 0, lanes(head)) };
+    }
+    let mut i = head;
+    while i + LANES <= len {
+        // SAFETY: tokens `i..i + 16`, within every read.
+        unsafe { step::<WIDE, NOISE_CHECK, false>(&mut maxima, p, d, q, i, !0) };
         i += LANES;
     }
-    (
-        scores.map(|s| _mm512_reduce_max_epu32(s)),
-        _mm512_reduce_max_epu32(inputs),
-    )
+    if i < len {
+        // SAFETY: tokens `i..len`, fewer than 16, within every read.
+        unsafe { step::<WIDE, NOISE_CHECK, true>(&mut maxima, p, d, q, i, lanes(len - i)) };
+    }
+    *inputs = maxima.1;
+    maxima.0
+}
+
+/// The four rows' maxima of `scores`, each over its 16 lanes: the rows'
+/// halves, then quarters, meet in shared shuffles, 8 shuffles and 5
+/// maxima for the four (a reduction of each alone takes 4 and 4).
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn row_maxima(scores: [__m512i; GROUP]) -> [u32; GROUP] {
+    let [a, b, c, e] = scores;
+    // Blocks of 128 bits: `[a0 | a2, a1 | a3, b0 | b2, b1 | b3]` (`|` a
+    // maximum), and the same of `c` and `e`.
+    let ab = _mm512_max_epu32(
+        _mm512_shuffle_i32x4::<0b01_00_01_00>(a, b),
+        _mm512_shuffle_i32x4::<0b11_10_11_10>(a, b),
+    );
+    let ce = _mm512_max_epu32(
+        _mm512_shuffle_i32x4::<0b01_00_01_00>(c, e),
+        _mm512_shuffle_i32x4::<0b11_10_11_10>(c, e),
+    );
+    // One block per row: `a`'s, `b`'s, `c`'s, `e`'s.
+    let rows = _mm512_max_epu32(
+        _mm512_shuffle_i32x4::<0b10_00_10_00>(ab, ce),
+        _mm512_shuffle_i32x4::<0b11_01_11_01>(ab, ce),
+    );
+    // Within each block: 64-bit halves swapped, then 32-bit neighbours.
+    let rows = _mm512_max_epu32(rows, _mm512_shuffle_epi32::<0b01_00_11_10>(rows));
+    let rows = _mm512_max_epu32(rows, _mm512_shuffle_epi32::<0b10_11_00_01>(rows));
+    let lanes: [u32; LANES] = lanes_of(rows);
+    [lanes[0], lanes[4], lanes[8], lanes[12]]
+}
+
+/// The 16 lanes of `x`.
+#[inline(always)]
+fn lanes_of(x: __m512i) -> [u32; LANES] {
+    // SAFETY: both are 64 bytes of plain integers, any bits valid.
+    unsafe { core::mem::transmute::<__m512i, [u32; LANES]>(x) }
+}
+
+/// The group pass over a whole chunk on 512-bit registers: each span's row
+/// keys ([`SPAN`] tokens a span, the last one shorter; the largest score
+/// bits of each row, as `group_lanes::steps` and its tokens one by one
+/// give them), appended to `keys` in span order, and the largest input bits
+/// kept over the chunk. `NOISE_CHECK` means plain weights `p` (keeping the
+/// noise and the first row's weights), else the residual `max(p - d, 0)`
+/// (keeping every `p` and `d`), as `by_kind` pairs them. The noise is
+/// narrowed as the plain lanes narrow it: f32 as it is, f64 by
+/// [`upper`](super::shared::upper) (`q 2^64` rounded to f32).
+///
+/// Each span's full steps start where the first row's weights reach a
+/// 64-byte boundary (a cache line), so that no load of that row, nor of
+/// rows and noise at the same offset in a line, splits two lines; the
+/// tokens before that boundary and after the last full step take one masked
+/// step each, whose lanes beyond them read as `+0.0` (a score and an input
+/// of bits 0, which no maximum keeps). Large buffers come from the
+/// allocator 16 bytes into a line, and steps from there made recover f32
+/// B 1 at V 32000 take 1.3x as long as from a line's start; those 16
+/// tokens a span taken one by one, 1.1x (benches/README, "Line-aligned
+/// reads"). The loop over spans runs here, with no call, slicing or check
+/// per span, and the rows' maxima of each span are taken together
+/// ([`row_maxima`]); span by span through `look_group`, that fixed cost
+/// took 6% to 10% of the same case (benches/README, "The group pass over a
+/// chunk").
+pub(super) fn group_keys<T: NoiseFloat, const NOISE_CHECK: bool>(
+    p: [&[f32]; GROUP],
+    d: [&[f32]; GROUP],
+    noise: &[T],
+    keys: &mut Vec<[u32; GROUP]>,
+) -> u32 {
+    let len = noise.len();
+    assert!(
+        core::mem::size_of::<T>() * 8 == T::BITS as usize
+            && p.iter().chain(&d).all(|x| x.len() >= len),
+        "group_keys takes weights for every noise value"
+    );
+    let (p, d) = (p.map(<[f32]>::as_ptr), d.map(<[f32]>::as_ptr));
+    keys.reserve(len.div_ceil(SPAN));
+    // SAFETY: `T` is f32 or f64 (checked above), so `noise` holds `len`
+    // values of 4 or 8 bytes and every weight row at least `len` f32.
+    unsafe {
+        if T::BITS == 64 {
+            spans::<true, NOISE_CHECK>(p, d, noise.as_ptr().cast(), len, keys)
+        } else {
+            spans::<false, NOISE_CHECK>(p, d, noise.as_ptr().cast(), len, keys)
+        }
+    }
+}
+
+/// [`group_keys`] over tokens `0..len`.
+///
+/// # Safety
+/// Every row of `p` and `d` must be valid for reads of `len` f32 values and
+/// `q` of `len` noise values (f64 with `WIDE`, else f32), and the CPU must
+/// have `avx512f` (the build enables it).
+#[target_feature(enable = "avx512f")]
+unsafe fn spans<const WIDE: bool, const NOISE_CHECK: bool>(
+    p: [*const f32; GROUP],
+    d: [*const f32; GROUP],
+    q: *const u8,
+    len: usize,
+    keys: &mut Vec<[u32; GROUP]>,
+) -> u32 {
+    let size = if WIDE { 8 } else { 4 };
+    let mut inputs = _mm512_setzero_si512();
+    let mut start = 0;
+    while start < len {
+        let span = SPAN.min(len - start);
+        // Tokens before the first row's next cache line.
+        let head = ((64 - p[0].wrapping_add(start) as usize % 64) % 64 / 4).min(span);
+        // SAFETY: the pointers move to token `start < len`, and `group`
+        // reads `span` tokens from there, `start + span <= len`: all within
+        // the caller's reads.
+        let scores = unsafe {
+            let (ps, ds) = (p.map(|x| x.add(start)), d.map(|x| x.add(start)));
+            group::<WIDE, NOISE_CHECK>(ps, ds, q.add(start * size), head, span, &mut inputs)
+        };
+        keys.push(row_maxima(scores));
+        start += span;
+    }
+    _mm512_reduce_max_epu32(inputs)
+}
+
+/// One step of [`group`]: tokens `i..i + 16`, or with `MASKED` only the
+/// lanes of `mask` (the others read as `+0.0`), joined into `maxima`
+/// (each row's score bits, the input bits kept).
+///
+/// # Safety
+/// The tokens read (`i..i + 16`, or `mask`'s lanes of them) must be within
+/// every read of `p`, `d` and `q` (f64 with `WIDE`, else f32), and the CPU
+/// must have `avx512f`.
+#[inline]
+#[target_feature(enable = "avx512f")]
+unsafe fn step<const WIDE: bool, const NOISE_CHECK: bool, const MASKED: bool>(
+    maxima: &mut ([__m512i; GROUP], __m512i),
+    p: [*const f32; GROUP],
+    d: [*const f32; GROUP],
+    q: *const u8,
+    i: usize,
+    mask: __mmask16,
+) {
+    // Masked lanes are not read (AVX-512 suppresses their faults too).
+    let load = |x: *const f32| {
+        // SAFETY: the caller's contract; the loads take any alignment.
+        unsafe {
+            if MASKED {
+                _mm512_maskz_loadu_ps(mask, x.add(i))
+            } else {
+                _mm512_loadu_ps(x.add(i))
+            }
+        }
+    };
+    let (scores, inputs) = maxima;
+    let scale = _mm512_set1_pd(SCALE);
+    let zero = _mm512_setzero_ps();
+    let n: __m512 = if WIDE {
+        let q = q.cast::<f64>();
+        // SAFETY: as `load`.
+        let (first, second) = unsafe {
+            if MASKED {
+                (
+                    _mm512_maskz_loadu_pd(mask as __mmask8, q.add(i)),
+                    _mm512_maskz_loadu_pd((mask >> 8) as __mmask8, q.add(i + 8)),
+                )
+            } else {
+                (_mm512_loadu_pd(q.add(i)), _mm512_loadu_pd(q.add(i + 8)))
+            }
+        };
+        let first = _mm512_cvtpd_ps(_mm512_mul_pd(first, scale));
+        let second = _mm512_cvtpd_ps(_mm512_mul_pd(second, scale));
+        _mm512_castsi512_ps(_mm512_inserti64x4::<1>(
+            _mm512_castsi256_si512(_mm256_castps_si256(first)),
+            _mm256_castps_si256(second),
+        ))
+    } else {
+        load(q.cast::<f32>())
+    };
+    // Each step's input maxima are joined before they meet `inputs`: one
+    // maximum a step on the loop's chain, not two (plain) or eight
+    // (residual).
+    let mut step_inputs = if NOISE_CHECK {
+        _mm512_castps_si512(n)
+    } else {
+        _mm512_setzero_si512()
+    };
+    for (k, score) in scores.iter_mut().enumerate() {
+        let pk = load(p[k]);
+        let w = if NOISE_CHECK {
+            if k == 0 {
+                step_inputs = _mm512_max_epu32(step_inputs, _mm512_castps_si512(pk));
+            }
+            pk
+        } else {
+            let dk = load(d[k]);
+            let row = _mm512_max_epu32(_mm512_castps_si512(pk), _mm512_castps_si512(dk));
+            step_inputs = _mm512_max_epu32(step_inputs, row);
+            // `vmaxps` gives its second operand where the first is NaN or
+            // either zero: `r` where `r > 0`, else `+0.0`, as
+            // `lanes::residual`.
+            _mm512_max_ps(_mm512_sub_ps(pk, dk), zero)
+        };
+        *score = _mm512_max_epu32(*score, _mm512_castps_si512(_mm512_mul_ps(w, n)));
+    }
+    *inputs = _mm512_max_epu32(*inputs, step_inputs);
 }
 
 #[cfg(test)]
 mod tests {
     use alloc::vec::Vec;
 
+    use super::super::Weights;
+    use super::super::group_lanes::{look_group, steps, with_the_rest};
     use super::super::lanes::{plain, residual, span_keys};
-    use super::super::shared::{INF, steps, upper, with_the_rest};
+    use super::super::shared::{INF, upper};
     use super::*;
 
     /// A xorshift stream: the tests' inputs, the same on every run.
@@ -366,13 +495,15 @@ mod tests {
         equal_the_plain_lanes::<f64>(&noise);
     }
 
-    /// The group pass over a span, its steps on 512-bit registers
-    /// ([`group_steps`], from the first row's cache line) and the rest one
-    /// by one, equals the plain lanes' ([`steps`] from the span's start) on
-    /// every length from 0 to 80 and on whole spans, plain (`NOISE_CHECK`)
-    /// and residual weights, rows at every offset in a cache line (the same
-    /// for all rows and the noise, or each its own), with one value in 97 of
-    /// the noise and of every weight row drawn from `noise_specials` and
+    /// The group pass over a chunk on 512-bit registers ([`group_keys`],
+    /// each span's steps from the first row's cache line, masked steps
+    /// before and after) equals the plain lanes' span by span ([`steps`]
+    /// from each span's start and the rest one by one, and `look_group`'s
+    /// verdict) on every length from 0 to 80, on whole spans and on chunks
+    /// of several spans with a shorter last one; plain (`NOISE_CHECK`) and
+    /// residual weights; rows at every offset in a cache line (the same for
+    /// all rows and the noise, or each its own); with one value in 97 of the
+    /// noise and of every weight row drawn from `noise_specials` and
     /// [`specials`]. Keys from [`INF`] up (NaN, a sign bit, `+inf`) all mean
     /// an odd span, so they need only both be odd; finite keys and the
     /// inputs' maximum are equal.
@@ -387,8 +518,9 @@ mod tests {
             }
         };
         let weight = if NOISE_CHECK { plain } else { residual };
-        let (mut odd_keys, mut heads) = (0, [false; LANES]);
-        for len in (0..=80).chain([1024, 1024, 1000]) {
+        let (mut odd_keys, mut spans, mut heads) = (0, 0, [false; LANES]);
+        let lengths = (0..=80).chain([SPAN, SPAN, SPAN - 24, 2 * SPAN + 37, 3 * SPAN + 5]);
+        for len in lengths {
             for odd in [false, true] {
                 for round in 0..20 {
                     // Each row `LANES` values longer, read from an offset:
@@ -414,35 +546,55 @@ mod tests {
                         core::array::from_fn(|k| &rows[k][offsets[k]..][..len]);
                     let d: [&[f32]; GROUP] =
                         core::array::from_fn(|k| &rows[GROUP + k][offsets[GROUP + k]..][..len]);
-                    let plain_steps = {
-                        let (keys, inputs) = steps::<T, NOISE_CHECK>(p, d, q, narrow, weight);
-                        (keys, inputs, 0..len / LANES * LANES)
-                    };
-                    let stepped = group_steps::<T, NOISE_CHECK>(p, d, q);
                     if len >= 2 * LANES {
-                        heads[stepped.2.start] = true;
+                        heads[(64 - p[0].as_ptr() as usize % 64) % 64 / 4] = true;
                     }
-                    let want =
-                        with_the_rest::<T, NOISE_CHECK>(p, d, q, narrow, weight, plain_steps);
-                    let got = with_the_rest::<T, NOISE_CHECK>(p, d, q, narrow, weight, stepped);
-                    assert_eq!(got.1, want.1, "inputs, len {len}: p {p:?} d {d:?} q {q:?}");
-                    for (g, w) in got.0.into_iter().zip(want.0) {
-                        odd_keys += usize::from(w >= INF);
+                    let mut got = Vec::new();
+                    let got_inputs = group_keys::<T, NOISE_CHECK>(p, d, q, &mut got);
+                    let (mut want, mut want_inputs) = (Vec::new(), 0);
+                    for s in 0..len.div_ceil(SPAN) {
+                        let span = s * SPAN..((s + 1) * SPAN).min(len);
+                        let (p, d, q) = (
+                            p.map(|x| &x[span.clone()]),
+                            d.map(|x| &x[span.clone()]),
+                            &q[span.clone()],
+                        );
+                        let stepped = {
+                            let (keys, inputs) = steps::<T, NOISE_CHECK>(p, d, q, narrow, weight);
+                            (keys, inputs, 0..q.len() / LANES * LANES)
+                        };
+                        let (keys, inputs) =
+                            with_the_rest::<T, NOISE_CHECK>(p, d, q, narrow, weight, stepped);
+                        // `look_group` over the same span agrees, and its
+                        // verdict is the inputs' maximum's.
+                        let rows = if NOISE_CHECK {
+                            p.map(Weights::Plain)
+                        } else {
+                            core::array::from_fn(|k| Weights::Residual { p: p[k], d: d[k] })
+                        };
+                        let look = look_group(rows, q, 0..q.len()).expect("one kind");
+                        assert_eq!((look.keys, look.clean), (keys, inputs < WEIGHT_LIMIT));
+                        want.push(keys);
+                        want_inputs = want_inputs.max(inputs);
+                        spans += 1;
+                    }
+                    assert_eq!(
+                        got_inputs, want_inputs,
+                        "inputs, len {len}: p {p:?} d {d:?} q {q:?}"
+                    );
+                    assert_eq!(got.len(), want.len(), "spans, len {len}");
+                    for (g, w) in got.iter().flatten().zip(want.iter().flatten()) {
+                        odd_keys += usize::from(*w >= INF);
                         assert!(
-                            g == w || (g >= INF && w >= INF),
-                            "keys {:?} {:?}, len {len}: p {p:?} d {d:?} q {q:?}",
-                            got.0,
-                            want.0
+                            g == w || (*g >= INF && *w >= INF),
+                            "keys {got:?} {want:?}, len {len}: p {p:?} d {d:?} q {q:?}"
                         );
                     }
                 }
             }
         }
         // Both kinds of key were compared, and steps from every offset.
-        assert!(
-            odd_keys > 100 && odd_keys < 83 * 2 * 20 * GROUP / 2,
-            "{odd_keys}"
-        );
+        assert!(odd_keys > 100 && odd_keys < spans * GROUP / 2, "{odd_keys}");
         assert_eq!(heads, [true; LANES]);
     }
 

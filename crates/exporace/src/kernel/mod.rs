@@ -15,6 +15,13 @@
 //! same pass also checks that every value is valid, so callers can defer
 //! their value checks to the rare row where something looked wrong.
 
+#[cfg(all(feature = "alloc", target_arch = "x86_64", target_feature = "avx512f"))]
+mod clear_avx512;
+#[cfg(all(
+    feature = "alloc",
+    any(test, not(all(target_arch = "x86_64", target_feature = "avx512f")))
+))]
+mod group_lanes;
 #[cfg(feature = "alloc")]
 mod hinted;
 #[cfg(all(feature = "alloc", target_arch = "x86_64", target_feature = "avx512f"))]

@@ -14,11 +14,13 @@
 use alloc::vec::Vec;
 use core::ops::Range;
 
-use super::lanes::{WEIGHT_LIMIT, plain, residual};
+#[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
+use super::clear_avx512::next_clearing;
+use super::lanes::residual;
 use super::{BLOCK, CHUNK, LANES, Scan, Weights, blocks, scan, split};
 use crate::float::NoiseFloat;
 use crate::policy::NanPolicy;
-use crate::race::Form;
+use crate::race::{Form, Standings};
 
 /// Rows scanned together. With f32 noise their score maxima, the noise's and
 /// the weights' take 6 of AVX-512's 32 vector registers (11 with f64).
@@ -85,7 +87,7 @@ pub(crate) fn scan_shared<T: NoiseFloat>(
 /// is padded with its last row, whose copies' scans are not returned.
 ///
 /// The group pass first reads every span of the chunk once for all rows and
-/// keeps each row's largest key per span ([`GroupLook::keys`]). Then each
+/// keeps each row's largest key per span (`group_lanes::GroupLook::keys`). Then each
 /// row's exact scan (in token order) visits only the spans whose key
 /// reaches the row's hint ([`hint_of`]): a span below it holds no token
 /// that can be the leader or the runner-up, because two tokens of other
@@ -106,16 +108,7 @@ fn scan_group<T: NoiseFloat>(
 ) -> [Scan<T>; GROUP] {
     let padded: [Weights<'_>; GROUP] = core::array::from_fn(|k| rows[k.min(rows.len() - 1)]);
     let span = |s: usize| s * SPAN..((s + 1) * SPAN).min(noise.len());
-    let spans = noise.len().div_ceil(SPAN);
-    let mut keys = Vec::with_capacity(spans);
-    let mut clean = true;
-    for s in 0..spans {
-        let look = look_group(padded, noise, span(s));
-        // Rows of mixed kinds: every span is odd, and the exact scans check
-        // their own values.
-        clean &= look.is_none_or(|l| l.clean);
-        keys.push(look.map_or([ODD; GROUP], |l| l.keys));
-    }
+    let (mut keys, clean) = look_spans(padded, noise);
     // The span of a row's zeroed token: its key, which counts the token's
     // own weight, sets no hint (it is `ODD` while the hints are taken). It
     // still bounds every score of the span (the token scores `+0.0`), so
@@ -177,6 +170,54 @@ fn scan_group<T: NoiseFloat>(
     outs
 }
 
+/// The group pass over every span of a chunk: each span's keys (as
+/// `group_lanes::look_group` finds them, [`ODD`] for all rows where the rows are of
+/// mixed kinds, whose exact scans then check their own values) and whether
+/// the chunk is clean (every span's `GroupLook::clean`). With AVX-512 the
+/// loop over spans runs on 512-bit registers
+/// (`keys_avx512::group_keys`); else `group_lanes::look_group` takes one
+/// span at a time.
+fn look_spans<T: NoiseFloat>(rows: [Weights<'_>; GROUP], noise: &[T]) -> (Vec<[u32; GROUP]>, bool) {
+    let spans = noise.len().div_ceil(SPAN);
+    let mut keys = Vec::with_capacity(spans);
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
+    {
+        use super::keys_avx512::group_keys;
+        use Weights::{Plain, Residual, Zeroed};
+        let p = rows.map(|w| match w {
+            Plain(p) | Residual { p, .. } | Zeroed { p, .. } => p,
+        });
+        let inputs = match rows {
+            [Plain(_), Plain(_), Plain(_), Plain(_)]
+            | [Zeroed { .. }, Zeroed { .. }, Zeroed { .. }, Zeroed { .. }] => {
+                group_keys::<T, true>(p, p, noise, &mut keys)
+            }
+            [
+                Residual { d: d0, .. },
+                Residual { d: d1, .. },
+                Residual { d: d2, .. },
+                Residual { d: d3, .. },
+            ] => group_keys::<T, false>(p, [d0, d1, d2, d3], noise, &mut keys),
+            _ => {
+                keys.resize(spans, [ODD; GROUP]);
+                0
+            }
+        };
+        (keys, inputs < super::lanes::WEIGHT_LIMIT)
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
+    {
+        let mut clean = true;
+        for s in 0..spans {
+            let span = s * SPAN..((s + 1) * SPAN).min(noise.len());
+            let look = super::group_lanes::look_group(rows, noise, span);
+            clean &= look.is_none_or(|l| l.clean);
+            keys.push(look.map_or([ODD; GROUP], |l| l.keys));
+        }
+        (keys, clean)
+    }
+}
+
 /// Enters into `out`, in token order, the tokens of `span` whose score
 /// (`w * q` with `MUL`, else `w / q`) clears the bar (the larger of
 /// `floor` and the standings' own), for a span whose values a lane pass
@@ -216,8 +257,13 @@ pub(super) fn enter_clearing<T: NoiseFloat, const MUL: bool>(
     };
     let score = move |p: f32, _: f32, n: T| of(p, n);
     let plain_range = |out: &mut Scan<T>, p: &[f32], r: Range<usize>| {
-        let p = &p[r.clone()];
-        enter_by(out, p, p, &noise[r.clone()], offset + r.start, floor, score);
+        let (p, noise) = (&p[r.clone()], &noise[r.clone()]);
+        #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
+        if MUL {
+            let next = |from, bar| next_clearing::<T, false>(p, p, noise, from, bar);
+            return enter_found(out, p, p, noise, offset + r.start, floor, score, next);
+        }
+        enter_by(out, p, p, noise, offset + r.start, floor, score);
     };
     match w {
         // The zeroed token weighs 0: the tokens before it, it, the rest.
@@ -232,6 +278,11 @@ pub(super) fn enter_clearing<T: NoiseFloat, const MUL: bool>(
             let first = offset + span.start;
             let (p, d, noise) = (&p[span.clone()], &d[span.clone()], &noise[span]);
             let residual = move |p: f32, d: f32, n: T| of(residual(p, d), n);
+            #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
+            if MUL {
+                let next = |from, bar| next_clearing::<T, true>(p, d, noise, from, bar);
+                return enter_found(out, p, d, noise, first, floor, residual, next);
+            }
             enter_by(out, p, d, noise, first, floor, residual)
         }
     }
@@ -251,11 +302,7 @@ fn enter_by<T: NoiseFloat>(
     floor: T,
     score: impl Fn(f32, f32, T) -> T + Copy,
 ) {
-    let bar_of = |standings: &crate::race::Standings<T>| {
-        standings
-            .bar()
-            .map_or(floor, |b| if b > floor { b } else { floor })
-    };
+    let bar_of = |standings: &Standings<T>| bar_of(standings, floor);
     let mut bar = bar_of(&out.standings);
     let (nc, nr) = noise.as_chunks::<LANES>();
     let (pc, dc) = (p.as_chunks::<LANES>().0, d.as_chunks::<LANES>().0);
@@ -278,6 +325,55 @@ fn enter_by<T: NoiseFloat>(
             bar = bar_of(&out.standings);
         }
     }
+}
+
+/// [`enter_by`] with each step where a token clears the bar found by
+/// `next(from, bar)` (the first such step's first token from token `from`
+/// on, in steps of [`LANES`], or the end of the last whole step: the
+/// 512-bit search, `clear_avx512`), and its tokens entered one by one.
+#[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn enter_found<T: NoiseFloat>(
+    out: &mut Scan<T>,
+    p: &[f32],
+    d: &[f32],
+    noise: &[T],
+    first: usize,
+    floor: T,
+    score: impl Fn(f32, f32, T) -> T + Copy,
+    next: impl Fn(usize, T) -> usize,
+) {
+    let mut bar = bar_of(&out.standings, floor);
+    let end = noise.len() / LANES * LANES;
+    let enter = |out: &mut Scan<T>, tokens: Range<usize>, bar: &mut T| {
+        for i in tokens {
+            let x = score(p[i], d[i], noise[i]);
+            if x > *bar {
+                out.standings.push(first + i, x);
+                *bar = bar_of(&out.standings, floor);
+            }
+        }
+    };
+    let mut from = 0;
+    loop {
+        let step = next(from, bar);
+        if step >= end {
+            break;
+        }
+        enter(out, step..step + LANES, &mut bar);
+        from = step + LANES;
+    }
+    enter(out, end..noise.len(), &mut bar);
+}
+
+/// The bar a token must clear to be entered: the larger of `floor` and the
+/// standings' own.
+#[inline(always)]
+fn bar_of<T: NoiseFloat>(standings: &Standings<T>, floor: T) -> T {
+    standings
+        .bar()
+        .map_or(floor, |b| if b > floor { b } else { floor })
 }
 
 /// The key of a span that must be scanned exactly, whatever the others
@@ -358,51 +454,6 @@ pub(super) fn second_keys(keys: &[[u32; GROUP]]) -> [Option<u32>; GROUP] {
     second.map(|b| b.checked_sub(1))
 }
 
-/// What the group pass found in one span of tokens.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct GroupLook {
-    /// Row `k`'s largest key: the bits of its largest f32 score as an
-    /// unsigned integer (f64 noise: of [`upper`]'s bound), so [`INF`] and
-    /// above where a score is NaN, `+inf` or has its sign bit set. A zeroed
-    /// row's key is its target probabilities' (the zeroed token's own
-    /// weight counted); `scan_group` leaves the zeroed token's span out of
-    /// the hint and scans it as [`ZEROED`] or [`ODD`] where its key reaches
-    /// the hint.
-    pub(super) keys: [u32; GROUP],
-    /// With residual rows: every weight input of every row is valid
-    /// (finite, not negative, not `-0.0`), and then a key below [`INF`]
-    /// also means valid noise. With plain or zeroed rows: every noise value
-    /// is valid (its f32 form's bits below [`INF`]), and then a key below
-    /// [`INF`] also means valid weights. Either way, `clean` and a key below
-    /// [`INF`] make the span's values valid for that row (see [`lanes`]).
-    clean: bool,
-}
-
-/// The group pass over tokens `span` of every row (rows and noise of the
-/// whole chunk, sliced here: sliced by the caller, four `Weights` built per
-/// span cost about 140 instructions, a third of the span's work beyond its
-/// lane loop); `None` for rows of mixed kinds, which are then scanned
-/// alone. With f32 noise the scores are the
-/// race's own; with f64 noise they are bounds computed in f32 ([`upper`],
-/// [`lower_bar`], [`score_floor`]), half the work per token of f64 lanes.
-///
-/// Kept out of line: it runs once per span, and its loop, inlined into
-/// [`scan_group`], took 3% (f32) to 12% (f64) more instructions there
-/// (callgrind, AVX2 build).
-#[inline(never)]
-pub(super) fn look_group<T: NoiseFloat>(
-    rows: [Weights<'_>; GROUP],
-    noise: &[T],
-    span: Range<usize>,
-) -> Option<GroupLook> {
-    if T::BITS == 32 {
-        // f32 to f64 and back is exact (LLVM drops the pair).
-        by_kind(rows, noise, span, |q| q.to_f64() as f32)
-    } else {
-        by_kind(rows, noise, span, |q| upper(q.to_f64()))
-    }
-}
-
 /// `2^64`: [`upper`]'s scale, which lifts the noise of the scores that
 /// matter away from f32's subnormal range.
 pub(super) const SCALE: f64 = f64::from_bits((1023 + 64) << 52);
@@ -473,216 +524,4 @@ pub(super) fn score_floor(key: u32) -> f64 {
     /// `2^-64 (1 - 2^-20)`, exact in f64.
     const SHRINK: f64 = f64::from_bits(((1023 - 65) << 52) | ((1 << 52) - (1 << 33)));
     f64::from(f32::from_bits(key)) * SHRINK
-}
-
-#[inline(always)]
-fn by_kind<T: NoiseFloat>(
-    rows: [Weights<'_>; GROUP],
-    noise: &[T],
-    span: Range<usize>,
-    narrow: impl Fn(T) -> f32 + Copy,
-) -> Option<GroupLook> {
-    use Weights::{Plain, Residual, Zeroed};
-    let noise = &noise[span.clone()];
-    // Sliced one by one: through `rows.map`, an out-of-line `try_map` call
-    // per span (39 instructions) and 1.3% more in the pass around it
-    // (callgrind). The draft rows' `map` stays: sliced one by one, LLVM
-    // compiled the residual f32 loop to 4.6% more instructions.
-    fn target<'a>(w: Weights<'a>) -> &'a [f32] {
-        match w {
-            Plain(p) | Residual { p, .. } | Zeroed { p, .. } => p,
-        }
-    }
-    let p = [
-        &target(rows[0])[span.clone()],
-        &target(rows[1])[span.clone()],
-        &target(rows[2])[span.clone()],
-        &target(rows[3])[span.clone()],
-    ];
-    match rows {
-        [Plain(_), Plain(_), Plain(_), Plain(_)] => {
-            Some(lanes::<T, true>(p, p, noise, narrow, plain))
-        }
-        [
-            Residual { .. },
-            Residual { .. },
-            Residual { .. },
-            Residual { .. },
-        ] => {
-            let d = rows.map(|w| match w {
-                Residual { d, .. } => &d[span.clone()],
-                Plain(p) | Zeroed { p, .. } => &p[span.clone()],
-            });
-            Some(lanes::<T, false>(p, d, noise, narrow, residual))
-        }
-        // The zeroed tokens' spans are handled by `scan_group`.
-        [Zeroed { .. }, Zeroed { .. }, Zeroed { .. }, Zeroed { .. }] => {
-            Some(lanes::<T, true>(p, p, noise, narrow, plain))
-        }
-        _ => None,
-    }
-}
-
-/// The group pass's work on one span: its steps of [`LANES`] tokens on
-/// 512-bit registers where the build enables AVX-512 (`keys_avx512`, the
-/// same maxima as [`steps`], from the first row's first cache line), else on
-/// [`steps`]' plain Rust lanes; then its other tokens one by one
-/// ([`with_the_rest`]).
-///
-/// Which inputs are kept depends on `NOISE_CHECK`, which `by_kind` pairs
-/// with the weight (plain for `true`, residual for `false`):
-/// - `false` (residual rows, `max(p - d, 0)`, where an invalid `d` can give a
-///   valid-looking weight): both weight inputs. While they are valid a
-///   score's sign is the noise's, so a key below [`INF`] means no NaN score
-///   and no noise below `+0.0` in the span.
-/// - `true` (plain and zeroed rows, whose weight is `p` itself): the
-///   narrowed noise and the first row's weights (see [`steps`]). While the
-///   noise is valid (from `+0.0` up, not `+inf` or NaN), a score `p * n`
-///   has a sign bit, is NaN or is `+inf` wherever `p` is negative, `-0.0`,
-///   NaN or `+inf` (`n = +0.0` included: `-x * 0` is `-0.0`, `inf * 0`
-///   NaN), so a row's key below [`INF`] means valid weights. Two maxima per
-///   lane instead of two per row.
-///
-/// Odd spans go through each row's own [`block`](super::block) scan and its
-/// full checks.
-#[inline(always)]
-fn lanes<T: NoiseFloat, const NOISE_CHECK: bool>(
-    p: [&[f32]; GROUP],
-    d: [&[f32]; GROUP],
-    noise: &[T],
-    narrow: impl Fn(T) -> f32 + Copy,
-    weight: impl Fn(f32, f32) -> f32 + Copy,
-) -> GroupLook {
-    #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
-    let stepped = super::keys_avx512::group_steps::<T, NOISE_CHECK>(p, d, noise);
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
-    let stepped = {
-        let (keys, inputs) = steps::<T, NOISE_CHECK>(p, d, noise, narrow, weight);
-        (keys, inputs, 0..noise.len() / LANES * LANES)
-    };
-    let (keys, inputs) = with_the_rest::<T, NOISE_CHECK>(p, d, noise, narrow, weight, stepped);
-    GroupLook {
-        keys,
-        clean: inputs < WEIGHT_LIMIT,
-    }
-}
-
-/// The maxima of a span's steps (`stepped`: each row's key and the largest
-/// input bits over the tokens of its range) joined with those of the
-/// span's tokens outside that range, taken one by one ([`by_token`]).
-#[inline(always)]
-pub(super) fn with_the_rest<T: NoiseFloat, const NOISE_CHECK: bool>(
-    p: [&[f32]; GROUP],
-    d: [&[f32]; GROUP],
-    noise: &[T],
-    narrow: impl Fn(T) -> f32 + Copy,
-    weight: impl Fn(f32, f32) -> f32 + Copy,
-    stepped: ([u32; GROUP], u32, Range<usize>),
-) -> ([u32; GROUP], u32) {
-    let (keys, inputs, range) = stepped;
-    let (first, first_inputs) =
-        by_token::<T, NOISE_CHECK>(p, d, noise, 0..range.start, narrow, weight);
-    let (last, last_inputs) =
-        by_token::<T, NOISE_CHECK>(p, d, noise, range.end..noise.len(), narrow, weight);
-    (
-        core::array::from_fn(|k| keys[k].max(first[k]).max(last[k])),
-        inputs.max(first_inputs).max(last_inputs),
-    )
-}
-
-/// The steps of [`LANES`] tokens of the group pass (the span's tokens up to
-/// its last multiple of [`LANES`]): each row's key over them, and the
-/// largest input bits kept (see [`lanes`]). Per lane, a maximum of input
-/// bits (kept once for the group) and each row's raw f32 score bits as
-/// unsigned integers (SIMD128 and x86 compare 32-bit lanes unsigned: no
-/// sign flip as `lanes::quick` needs for 64-bit lanes). Scores are computed
-/// in f32 from `narrow` of the noise, which keeps signs and NaNs. With
-/// `NOISE_CHECK` the first row's weights are kept with the noise (kept
-/// together with the first row: kept apart, before the rows, the noise's
-/// maximum made LLVM vectorise across steps and assemble lanes one by one,
-/// 3x the instructions).
-#[cfg_attr(
-    all(target_arch = "x86_64", target_feature = "avx512f", not(test)),
-    allow(dead_code)
-)]
-#[inline(always)]
-pub(super) fn steps<T: NoiseFloat, const NOISE_CHECK: bool>(
-    p: [&[f32]; GROUP],
-    d: [&[f32]; GROUP],
-    noise: &[T],
-    narrow: impl Fn(T) -> f32 + Copy,
-    weight: impl Fn(f32, f32) -> f32 + Copy,
-) -> ([u32; GROUP], u32) {
-    let mut inputs = [0u32; LANES];
-    let mut scores = [[0u32; LANES]; GROUP];
-    let nc = noise.as_chunks::<LANES>().0;
-    let steps = nc.len();
-    let [p0, p1, p2, p3] = p.map(|x| &x.as_chunks::<LANES>().0[..steps]);
-    let [d0, d1, d2, d3] = d.map(|x| &x.as_chunks::<LANES>().0[..steps]);
-    let each = nc
-        .iter()
-        .zip(p0.iter().zip(p1).zip(p2.iter().zip(p3)))
-        .zip(d0.iter().zip(d1).zip(d2.iter().zip(d3)));
-    let [s0, s1, s2, s3] = &mut scores;
-    for ((nl, ((p0, p1), (p2, p3))), ((d0, d1), (d2, d3))) in each {
-        let nl: [f32; LANES] = core::array::from_fn(|l| narrow(nl[l]));
-        // One closure per row, each with its own accumulator: written as a
-        // loop over the rows, the accumulators stayed in memory. The noise
-        // is kept with the first row: on its own, before the rows, LLVM
-        // assembled the lanes one by one (3x the instructions).
-        let mut row =
-            |scores: &mut [u32; LANES], pl: &[f32; LANES], dl: &[f32; LANES], first: bool| {
-                for l in 0..LANES {
-                    if !NOISE_CHECK || first {
-                        let other = if NOISE_CHECK { nl[l] } else { dl[l] };
-                        inputs[l] = inputs[l].max(pl[l].to_bits()).max(other.to_bits());
-                    }
-                    let score = weight(pl[l], dl[l]) * nl[l];
-                    scores[l] = scores[l].max(score.to_bits());
-                }
-            };
-        row(s0, p0, d0, true);
-        row(s1, p1, d1, false);
-        row(s2, p2, d2, false);
-        row(s3, p3, d3, false);
-    }
-    (
-        // Folded by reference: moved out by value (`scores.map`), the
-        // accumulators lived in memory and the loop took 40% more
-        // instructions (callgrind).
-        core::array::from_fn(|k| scores[k].iter().fold(0, |m, &x| m.max(x))),
-        inputs.iter().fold(0, |m, &x| m.max(x)),
-    )
-}
-
-/// The group pass over tokens `range` of the span (a few, before or after
-/// its steps), one by one: each row's key over them and the largest input
-/// bits kept, as [`steps`] keeps them (with `NOISE_CHECK`, the noise's and
-/// the first row's weights').
-#[inline(always)]
-fn by_token<T: NoiseFloat, const NOISE_CHECK: bool>(
-    p: [&[f32]; GROUP],
-    d: [&[f32]; GROUP],
-    noise: &[T],
-    range: Range<usize>,
-    narrow: impl Fn(T) -> f32 + Copy,
-    weight: impl Fn(f32, f32) -> f32 + Copy,
-) -> ([u32; GROUP], u32) {
-    let mut inputs = 0u32;
-    let mut keys = [0u32; GROUP];
-    for i in range {
-        let n = narrow(noise[i]);
-        if NOISE_CHECK {
-            inputs = inputs.max(n.to_bits()).max(p[0][i].to_bits());
-        }
-        for (k, key) in keys.iter_mut().enumerate() {
-            let (pv, dv) = (p[k][i], d[k][i]);
-            if !NOISE_CHECK {
-                inputs = inputs.max(pv.to_bits()).max(dv.to_bits());
-            }
-            let score = weight(pv, dv) * n;
-            *key = (*key).max(score.to_bits());
-        }
-    }
-    (keys, inputs)
 }

@@ -950,7 +950,8 @@ fn hinted_long_rows_equal_scalar<T: NoiseFloat>() {
 /// bar).
 #[test]
 fn f64_group_bounds_find_every_score_above_the_bar() {
-    use super::shared::{GROUP, look_group, lower_bar, score_floor};
+    use super::group_lanes::look_group;
+    use super::shared::{GROUP, lower_bar, score_floor};
     let mut mix = Mix(0x5EED_0008);
     let (mut loud, mut quiet, mut floors) = (0, 0, 0);
     for case in 0..200_000 {
