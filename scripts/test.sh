@@ -19,8 +19,8 @@ step "native tests and doc tests"
 cargo test --workspace
 
 # The default build is x86-64's baseline; the benchmarks build for the CPU
-# they run on, whose lanes (AVX2, or AVX-512 with its own Philox, race-key and search
-# modules) only such a build compiles.
+# they run on, whose lanes (AVX2, or AVX-512 with its own Philox, key and
+# search modules) only such a build compiles.
 step "the core built for this CPU (-C target-cpu=native): clippy and unit tests"
 flags=$(grep -m1 '^flags' /proc/cpuinfo 2>/dev/null || true)
 if [[ " $flags " == *" avx512f "* && " $flags " == *" avx512dq "* && " $flags " == *" avx512vl "* ]]; then
