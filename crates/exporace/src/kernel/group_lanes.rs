@@ -8,6 +8,8 @@ use core::ops::Range;
 
 use super::lanes::{WEIGHT_LIMIT, plain, residual};
 use super::shared::{GROUP, upper};
+#[cfg(doc)]
+use super::shared::{INF, lower_bar, score_floor};
 use super::{LANES, Weights};
 use crate::float::NoiseFloat;
 
@@ -15,7 +17,7 @@ use crate::float::NoiseFloat;
 #[derive(Clone, Copy, Debug)]
 pub(super) struct GroupLook {
     /// Row `k`'s largest key: the bits of its largest f32 score as an
-    /// unsigned integer (f64 noise: of [`upper`]'s bound), so [`INF`](super::shared::INF) and
+    /// unsigned integer (f64 noise: of [`upper`]'s bound), so [`INF`] and
     /// above where a score is NaN, `+inf` or has its sign bit set. A zeroed
     /// row's key is its target probabilities' (the zeroed token's own
     /// weight counted); `scan_group` leaves the zeroed token's span out of
@@ -23,11 +25,11 @@ pub(super) struct GroupLook {
     /// the hint.
     pub(super) keys: [u32; GROUP],
     /// With residual rows: every weight input of every row is valid
-    /// (finite, not negative, not `-0.0`), and then a key below [`INF`](super::shared::INF)
+    /// (finite, not negative, not `-0.0`), and then a key below [`INF`]
     /// also means valid noise. With plain or zeroed rows: every noise value
-    /// is valid (its f32 form's bits below [`INF`](super::shared::INF)), and then a key below
-    /// [`INF`](super::shared::INF) also means valid weights. Either way, `clean` and a key below
-    /// [`INF`](super::shared::INF) make the span's values valid for that row (see [`lanes`]).
+    /// is valid (its f32 form's bits below [`INF`]), and then a key below
+    /// [`INF`] also means valid weights. Either way, `clean` and a key below
+    /// [`INF`] make the span's values valid for that row (see [`lanes`]).
     pub(super) clean: bool,
 }
 
@@ -37,7 +39,7 @@ pub(super) struct GroupLook {
 /// lane loop); `None` for rows of mixed kinds, which are then scanned
 /// alone. With f32 noise the scores are the
 /// race's own; with f64 noise they are bounds computed in f32 ([`upper`],
-/// [`lower_bar`](super::shared::lower_bar), [`score_floor`](super::shared::score_floor)), half the work per token of f64 lanes.
+/// [`lower_bar`], [`score_floor`]), half the work per token of f64 lanes.
 ///
 /// Kept out of line: it runs once per span, and its loop, inlined into
 /// `shared::scan_group`, took 3% (f32) to 12% (f64) more instructions there
@@ -112,14 +114,14 @@ fn by_kind<T: NoiseFloat>(
 /// with the weight (plain for `true`, residual for `false`):
 /// - `false` (residual rows, `max(p - d, 0)`, where an invalid `d` can give a
 ///   valid-looking weight): both weight inputs. While they are valid a
-///   score's sign is the noise's, so a key below [`INF`](super::shared::INF) means no NaN score
+///   score's sign is the noise's, so a key below [`INF`] means no NaN score
 ///   and no noise below `+0.0` in the span.
 /// - `true` (plain and zeroed rows, whose weight is `p` itself): the
 ///   narrowed noise and the first row's weights (see [`steps`]). While the
 ///   noise is valid (from `+0.0` up, not `+inf` or NaN), a score `p * n`
 ///   has a sign bit, is NaN or is `+inf` wherever `p` is negative, `-0.0`,
 ///   NaN or `+inf` (`n = +0.0` included: `-x * 0` is `-0.0`, `inf * 0`
-///   NaN), so a row's key below [`INF`](super::shared::INF) means valid weights. Two maxima per
+///   NaN), so a row's key below [`INF`] means valid weights. Two maxima per
 ///   lane instead of two per row.
 ///
 /// Odd spans go through each row's own [`block`](super::block) scan and its

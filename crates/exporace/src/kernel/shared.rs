@@ -87,8 +87,8 @@ pub(crate) fn scan_shared<T: NoiseFloat>(
 /// is padded with its last row, whose copies' scans are not returned.
 ///
 /// The group pass first reads every span of the chunk once for all rows and
-/// keeps each row's largest key per span (`group_lanes::GroupLook::keys`). Then each
-/// row's exact scan (in token order) visits only the spans whose key
+/// keeps each row's largest key per span ([`look_spans`]). Then each row's
+/// exact scan (in token order) visits only the spans whose key
 /// reaches the row's hint ([`hint_of`]): a span below it holds no token
 /// that can be the leader or the runner-up, because two tokens of other
 /// spans score more, so the standings come out as if every token had been
@@ -170,13 +170,13 @@ fn scan_group<T: NoiseFloat>(
     outs
 }
 
-/// The group pass over every span of a chunk: each span's keys (as
-/// `group_lanes::look_group` finds them, [`ODD`] for all rows where the rows are of
-/// mixed kinds, whose exact scans then check their own values) and whether
-/// the chunk is clean (every span's `GroupLook::clean`). With AVX-512 the
-/// loop over spans runs on 512-bit registers
-/// (`keys_avx512::group_keys`); else `group_lanes::look_group` takes one
-/// span at a time.
+/// The group pass over every span of a chunk: each span's keys (each row's
+/// largest score bits, as `group_lanes::GroupLook::keys` defines them;
+/// [`ODD`] for all rows where the rows are of mixed kinds, whose exact scans
+/// then check their own values) and whether the chunk is clean (every
+/// span's `GroupLook::clean`). With AVX-512 the loop over spans runs on
+/// 512-bit registers (`keys_avx512::group_keys`); else
+/// `group_lanes::look_group` takes one span at a time.
 fn look_spans<T: NoiseFloat>(rows: [Weights<'_>; GROUP], noise: &[T]) -> (Vec<[u32; GROUP]>, bool) {
     let spans = noise.len().div_ceil(SPAN);
     let mut keys = Vec::with_capacity(spans);
