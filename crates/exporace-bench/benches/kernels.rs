@@ -17,7 +17,7 @@ use exporace::models::CatalogueEntry;
 use exporace::noise::{self, Stream};
 use exporace::{Form, NanPolicy, NoiseFloat, race_div, race_seeded, recover_tokens};
 use exporace_bench::{
-    BATCHES, EXACT_MODELS, PEER_VOCAB, PlainC, ProbeBuffer, RESIDUAL_BATCHES, Recover, THREADS,
+    BATCHES, EXACT_MODELS, LineAligned, PEER_VOCAB, PlainC, RESIDUAL_BATCHES, Recover, THREADS,
     VOCABS, many_tail, note_load, probe, probe_par, scalar_div,
 };
 use rayon::{ThreadPool, ThreadPoolBuilder};
@@ -65,8 +65,8 @@ fn group<'a>(c: &'a mut Criterion, name: &str, bytes: usize) -> BenchmarkGroup<'
 }
 
 fn probes(g: &mut BenchmarkGroup<'_, WallTime>, pools: &[(usize, ThreadPool)], bytes: usize) {
-    let buf = ProbeBuffer::new(bytes / 4);
-    let buf = buf.words();
+    let buf = LineAligned::filled(bytes / 4, 1u32);
+    let buf = &buf[..];
     for (n, pool) in pools {
         g.bench_function(format!("probe-{n}t"), |b| {
             in_pool(b, pool, || probe_par(black_box(buf), *n))
@@ -127,7 +127,7 @@ fn race<T: NoiseFloat>(c: &mut Criterion, pools: &[(usize, ThreadPool)]) {
     for v in VOCABS {
         let case = Recover::<T>::new(1, v);
         let w = &case.target[..v];
-        let mut q = vec![T::ZERO; v];
+        let mut q = LineAligned::filled(v, T::ZERO);
         noise::fill_q(9, Stream::Race, 0, &mut q);
         let bytes = v * (4 + core::mem::size_of::<T>());
         let mut g = group(c, &format!("race/{}/V{v}", T::PRECISION), bytes);
@@ -148,7 +148,7 @@ fn noise_alone<T: PlainC>(c: &mut Criterion) {
     let v = 152_064;
     let bytes = v * core::mem::size_of::<T>();
     let mut g = group(c, &format!("noise/{}/V{v}", T::PRECISION), bytes);
-    let mut out = vec![T::ZERO; v];
+    let mut out = LineAligned::filled(v, T::ZERO);
     g.bench_function("scalar", |bn| {
         bn.iter(|| {
             for (i, slot) in out.iter_mut().enumerate() {
@@ -172,12 +172,12 @@ fn seeded<T: PlainC>(c: &mut Criterion, pools: &[(usize, ThreadPool)]) {
     let bytes = v * 4;
     let mut g = group(c, &format!("seeded/{}/V{v}", T::PRECISION), bytes);
     probes(&mut g, pools, bytes);
-    let mut inv_q = vec![T::ZERO; v];
+    let mut inv_q = LineAligned::filled(v, T::ZERO);
     g.bench_function("scalar", |bn| {
         bn.iter(|| {
             noise::fill_inv_q(5, Stream::Race, 0, &mut inv_q);
             let (mut best, mut arg) = (-T::INFINITY, 0);
-            for (i, (&w, &n)) in w.iter().zip(&inv_q).enumerate() {
+            for (i, (&w, &n)) in w.iter().zip(inv_q.iter()).enumerate() {
                 let s = T::from_f32(w) * n;
                 if s > best {
                     best = s;

@@ -112,35 +112,59 @@ pub fn note_load(group: &str) {
     }
 }
 
-/// `len` words, each 1, that start on a 64-byte boundary (a cache line):
-/// [`probe`]'s buffer. A buffer this large comes from the allocator 16 bytes
-/// into a page (glibc's chunk header), and 256-bit reads of it then split a
-/// cache line every other load: in L2 the probe took 1.4x as long as over a
-/// line-aligned buffer of the same size (Xeon, 640 KB: 10.6 to 11.2 against
-/// 7.6 to 7.9 us), and so understated what a read can reach.
-pub struct ProbeBuffer {
-    words: Vec<u32>,
+/// `len` values that start on a 64-byte boundary (a cache line), as
+/// PyTorch's CPU allocator places every tensor (`c10::gAlignment`, 64
+/// bytes): the benchmarks' inputs and the probe's buffer. A buffer this
+/// large comes from the allocator 16 bytes into a page (glibc's chunk
+/// header), and a smaller one anywhere on the heap, so a case's rows and
+/// its noise row would otherwise each sit at their own offset in a line,
+/// as they happened to be allocated. In L2 the probe took 1.4x as long over
+/// such a buffer (Xeon, 640 KB: 10.6 to 11.2 against 7.6 to 7.9 us), and
+/// recover f32 B 1 at V 32000, noise and rows at different offsets, read
+/// at 0.74 of the probe where line-aligned inputs read at 0.95
+/// (benches/README, "Line-aligned inputs").
+pub struct LineAligned<T> {
+    values: Vec<T>,
     start: usize,
     len: usize,
 }
 
-impl ProbeBuffer {
-    /// A line-aligned buffer of `len` words.
-    pub fn new(len: usize) -> Self {
-        let words = vec![1u32; len + 16];
-        let start = (64 - words.as_ptr() as usize % 64) % 64 / 4;
-        Self { words, start, len }
+impl<T: Copy + Default> LineAligned<T> {
+    /// `len` values, value `i` from `value(i)`, called once for each `i` in
+    /// order (so a generator's stream gives the values it gave a `Vec`).
+    pub fn from_fn(len: usize, value: impl FnMut(usize) -> T) -> Self {
+        let size = core::mem::size_of::<T>().max(1);
+        // The allocation holds `len` values and up to a line of padding, so
+        // filling it never moves it.
+        let mut values = Vec::with_capacity(len + 64 / size);
+        let start = (64 - values.as_ptr() as usize % 64) % 64 / size;
+        values.resize(start, T::default());
+        values.extend((0..len).map(value));
+        Self { values, start, len }
     }
 
-    /// The words, from the line boundary.
-    pub fn words(&self) -> &[u32] {
-        &self.words[self.start..self.start + self.len]
+    /// `len` copies of `value`.
+    pub fn filled(len: usize, value: T) -> Self {
+        Self::from_fn(len, |_| value)
+    }
+}
+
+impl<T> core::ops::Deref for LineAligned<T> {
+    type Target = [T];
+    fn deref(&self) -> &[T] {
+        &self.values[self.start..self.start + self.len]
+    }
+}
+
+impl<T> core::ops::DerefMut for LineAligned<T> {
+    fn deref_mut(&mut self) -> &mut [T] {
+        &mut self.values[self.start..self.start + self.len]
     }
 }
 
 /// Reads every word of `buf` once (a vectorised wrapping sum): the read
 /// bandwidth a kernel over the same number of bytes can hope for (over a
-/// [`ProbeBuffer`]).
+/// [`LineAligned`] buffer).
 pub fn probe(buf: &[u32]) -> u32 {
     buf.iter().fold(0u32, |a, &x| a.wrapping_add(x))
 }
@@ -158,7 +182,8 @@ pub fn probe_par(buf: &[u32], threads: usize) -> u32 {
 /// probabilities, one `inv_q` row per request, and draft probabilities or
 /// none: vLLM's recovered tokens from the residual `max(p - d, 0)`
 /// (`residual/...` cases) or, for n-gram drafts, from `p` with the draft
-/// token zeroed (`recover/...`).
+/// token zeroed (`recover/...`). Each array starts on a cache line, as an
+/// engine's tensors do ([`LineAligned`]).
 pub struct Recover<T> {
     /// Vocabulary size.
     pub v: usize,
@@ -167,11 +192,11 @@ pub struct Recover<T> {
     /// Draft token ids.
     pub drafts: Vec<i32>,
     /// Target probabilities `[B * DRAFTS, V]`.
-    pub target: Vec<f32>,
+    pub target: LineAligned<f32>,
     /// Draft probabilities `[B * DRAFTS, V]`, if any.
-    pub draft_probs: Option<Vec<f32>>,
+    pub draft_probs: Option<LineAligned<f32>>,
     /// `1 / E` noise `[B, V]`.
-    pub inv_q: Vec<T>,
+    pub inv_q: LineAligned<T>,
 }
 
 impl<T: NoiseFloat> Recover<T> {
@@ -189,7 +214,7 @@ impl<T: NoiseFloat> Recover<T> {
 
     fn build(b: usize, v: usize, drafted: bool) -> Self {
         let t = b * DRAFTS;
-        let mut inv_q = vec![T::ZERO; b * v];
+        let mut inv_q = LineAligned::filled(b * v, T::ZERO);
         for (r, row) in inv_q.chunks_mut(v).enumerate() {
             exporace::noise::fill_inv_q(7, exporace::noise::Stream::Race, r as u64, row);
         }
@@ -200,8 +225,8 @@ impl<T: NoiseFloat> Recover<T> {
             x ^= x << 17;
             (x >> 40) as f32 * (1.0 / (1u64 << 24) as f32) / v as f32
         };
-        let target = (0..t * v).map(&mut next).collect();
-        let draft_probs = drafted.then(|| (0..t * v).map(&mut next).collect());
+        let target = LineAligned::from_fn(t * v, &mut next);
+        let draft_probs = drafted.then(|| LineAligned::from_fn(t * v, &mut next));
         Recover {
             v,
             cu: (1..=b).map(|r| (r * DRAFTS) as i32).collect(),
@@ -219,14 +244,14 @@ impl<T: NoiseFloat> Recover<T> {
             cu_num_draft_tokens: &self.cu,
             draft_token_ids: &self.drafts,
             target_probs: &self.target,
-            draft_probs: self.draft_probs.as_deref(),
+            draft_probs: self.draft_probs.as_ref().map(|d| &d[..]),
         }
     }
 
     /// Bytes a recover pass reads: the target rows, the draft rows and the
     /// noise rows.
     pub fn bytes(&self) -> usize {
-        (self.target.len() + self.draft_probs.as_ref().map_or(0, Vec::len)) * 4
+        (self.target.len() + self.draft_probs.as_ref().map_or(0, |d| d.len())) * 4
             + self.inv_q.len() * core::mem::size_of::<T>()
     }
 
@@ -351,19 +376,137 @@ pub fn scalar_div<T: NoiseFloat>(w: &[f32], q: &[T]) -> usize {
     plain_argmax(w.iter().zip(q).map(|(&w, &q)| T::from_f32(w) / q))
 }
 
+/// Parses a case name, `kind/precision/[B<b>/]V<v>` (as `results.json`
+/// names the cases), into its kind, precision, batch (1 when absent) and
+/// vocabulary (at least 1).
+pub fn parse_case(name: &str) -> Option<(String, String, usize, usize)> {
+    let mut parts = name.split('/');
+    let kind = parts.next()?.to_string();
+    let precision = parts.next()?.to_string();
+    let (mut b, mut v) = (1, 0);
+    for p in parts {
+        if let Some(x) = p.strip_prefix('B') {
+            b = x.parse().ok()?;
+        } else if let Some(x) = p.strip_prefix('V') {
+            v = x.parse().ok()?;
+        } else {
+            return None;
+        }
+    }
+    (v > 0).then_some((kind, precision, b, v))
+}
+
+/// What [`paired_fraction`] finds in samples of a kernel and the probe
+/// timed in alternation.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PairedFraction {
+    /// The median of the samples' `probe / kernel` ratios.
+    pub median: f64,
+    /// Their 10th percentile (nearest rank).
+    pub low: f64,
+    /// Their 90th percentile (nearest rank).
+    pub high: f64,
+}
+
+/// The bandwidth fraction of alternating samples `(kernel time, probe
+/// time)`, each pair taken within the same second: the probe's time over
+/// the kernel's per sample, so that a machine whose speed moves between
+/// samples moves both sides of a ratio together (`None` without samples).
+pub fn paired_fraction(samples: &[(f64, f64)]) -> Option<PairedFraction> {
+    let mut r: Vec<f64> = samples.iter().map(|&(k, p)| p / k).collect();
+    if r.is_empty() {
+        return None;
+    }
+    r.sort_by(f64::total_cmp);
+    let n = r.len();
+    let rank = |q: f64| r[((n - 1) as f64 * q).round() as usize];
+    Some(PairedFraction {
+        median: median(r.clone()),
+        low: rank(0.1),
+        high: rank(0.9),
+    })
+}
+
+/// The median of `v` (the mean of the middle two for an even count; NaN
+/// for none).
+pub fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    match n {
+        0 => f64::NAN,
+        _ if n % 2 == 1 => v[n / 2],
+        _ => 0.5 * (v[n / 2 - 1] + v[n / 2]),
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::ProbeBuffer;
+    use super::{LineAligned, PairedFraction, paired_fraction, parse_case};
 
-    /// Every length gets its words of 1 from a 64-byte boundary.
+    /// Every length and value type gets its values, in order, from a 64-byte
+    /// boundary.
     #[test]
-    fn probe_buffer_starts_on_a_line() {
+    fn line_aligned_starts_on_a_line() {
         for len in [0, 1, 15, 16, 17, 1000, 160_000] {
-            let b = ProbeBuffer::new(len);
-            let w = b.words();
-            assert_eq!(w.len(), len);
-            assert_eq!(w.as_ptr() as usize % 64, 0, "len {len}");
-            assert!(w.iter().all(|&x| x == 1));
+            let b = LineAligned::filled(len, 1u32);
+            assert_eq!(b.len(), len);
+            assert_eq!(b.as_ptr() as usize % 64, 0, "len {len}");
+            assert!(b.iter().all(|&x| x == 1));
+            let mut calls = Vec::new();
+            let f = LineAligned::from_fn(len, |i| {
+                calls.push(i);
+                i as f64 * 0.5
+            });
+            assert_eq!(f.as_ptr() as usize % 64, 0, "len {len}");
+            assert_eq!(calls, (0..len).collect::<Vec<_>>());
+            assert!(f.iter().enumerate().all(|(i, &x)| x == i as f64 * 0.5));
         }
+    }
+
+    /// Ratios are probe over kernel per sample; the median of an even count
+    /// is the mean of the middle two; the percentiles are nearest ranks.
+    #[test]
+    fn paired_fraction_is_the_median_of_the_ratios() {
+        assert_eq!(paired_fraction(&[]), None);
+        let one = paired_fraction(&[(2.0, 1.0)]).unwrap();
+        assert_eq!(
+            one,
+            PairedFraction {
+                median: 0.5,
+                low: 0.5,
+                high: 0.5
+            }
+        );
+        // Ratios 0.5, 1, 2, 4 in shuffled order.
+        let four = paired_fraction(&[(1.0, 4.0), (2.0, 1.0), (1.0, 1.0), (1.0, 2.0)]).unwrap();
+        assert_eq!(
+            four,
+            PairedFraction {
+                median: 1.5,
+                low: 0.5,
+                high: 4.0
+            }
+        );
+        // Eleven ratios 0.0 .. 1.0: ranks 1 and 9 of 0..=10.
+        let s: Vec<(f64, f64)> = (0..=10).rev().map(|i| (10.0, f64::from(i))).collect();
+        let f = paired_fraction(&s).unwrap();
+        assert_eq!((f.median, f.low, f.high), (0.5, 0.1, 0.9));
+    }
+
+    #[test]
+    fn case_names_parse() {
+        let p = parse_case;
+        assert_eq!(
+            p("recover/f32/B64/V152064"),
+            Some(("recover".into(), "f32".into(), 64, 152_064))
+        );
+        assert_eq!(
+            p("race/f64/V32000"),
+            Some(("race".into(), "f64".into(), 1, 32_000))
+        );
+        assert_eq!(p("race/f64"), None);
+        assert_eq!(p("race/f64/V0"), None);
+        assert_eq!(p("recover/f32/Bx/V10"), None);
+        assert_eq!(p("recover/f32/X1/V10"), None);
     }
 }

@@ -14,7 +14,7 @@ use std::time::Instant;
 
 use exporace::noise::{self, Stream};
 use exporace::{Form, NanPolicy, NoiseFloat, race_div, race_seeded, recover_tokens};
-use exporace_bench::{Recover, load_average};
+use exporace_bench::{LineAligned, Recover, load_average, median, parse_case as parse};
 use serde_json::json;
 
 /// A case ready to run: returns the first winner's token.
@@ -38,25 +38,24 @@ fn prepare<T: NoiseFloat>(kind: &str, b: usize, v: usize) -> Option<(Kernel, usi
             (Box::new(run), elements)
         }
         "race" => {
-            let mut w = Recover::<T>::new(1, v).target;
-            w.truncate(v);
-            let mut q = vec![T::ZERO; v];
+            let w = Recover::<T>::new(1, v).target;
+            let mut q = LineAligned::filled(v, T::ZERO);
             noise::fill_q(9, Stream::Race, 0, &mut q);
-            let run =
-                move || race_div(black_box(&w), &q, policy).map_or(usize::MAX, |r| r.winner.token);
+            let run = move || {
+                race_div(black_box(&w[..v]), &q, policy).map_or(usize::MAX, |r| r.winner.token)
+            };
             (Box::new(run), v)
         }
         "seeded" => {
-            let mut w = Recover::<f32>::new(1, v).target;
-            w.truncate(v);
+            let w = Recover::<f32>::new(1, v).target;
             let run = move || {
-                race_seeded::<T>(Form::Mul, black_box(&w), 5, Stream::Race, 0, policy)
+                race_seeded::<T>(Form::Mul, black_box(&w[..v]), 5, Stream::Race, 0, policy)
                     .map_or(usize::MAX, |r| r.winner.token)
             };
             (Box::new(run), v)
         }
         "noise" => {
-            let mut out = vec![T::ZERO; v];
+            let mut out = LineAligned::filled(v, T::ZERO);
             let run = move || {
                 noise::fill_inv_q(3, Stream::Race, 0, black_box(&mut out));
                 0
@@ -65,24 +64,6 @@ fn prepare<T: NoiseFloat>(kind: &str, b: usize, v: usize) -> Option<(Kernel, usi
         }
         _ => return None,
     })
-}
-
-/// Parses `kind/precision/[B<b>/]V<v>`.
-fn parse(name: &str) -> Option<(String, String, usize, usize)> {
-    let mut parts = name.split('/');
-    let kind = parts.next()?.to_string();
-    let precision = parts.next()?.to_string();
-    let (mut b, mut v) = (1, 0);
-    for p in parts {
-        if let Some(x) = p.strip_prefix('B') {
-            b = x.parse().ok()?;
-        } else if let Some(x) = p.strip_prefix('V') {
-            v = x.parse().ok()?;
-        } else {
-            return None;
-        }
-    }
-    (v > 0).then_some((kind, precision, b, v))
 }
 
 /// Time each thread of the process has spent on a CPU, in ms, from the
@@ -136,16 +117,6 @@ fn time(run: &mut Kernel, budget_ms: f64) -> (Vec<f64>, usize, f64, Vec<f64>) {
     }
     let wall = start.elapsed().as_secs_f64() * 1e3;
     (samples, winner, wall, busy(&cpu0))
-}
-
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    let n = v.len();
-    if n % 2 == 1 {
-        v[n / 2]
-    } else {
-        0.5 * (v[n / 2 - 1] + v[n / 2])
-    }
 }
 
 fn main() {
