@@ -6,7 +6,11 @@
 //! (four to a 256-bit one), as in
 //! [`first_words`]: `vpmuludq` reads a lane's low 32 bits and gives their
 //! full product, whose low half is then already in place; the two XORs of
-//! a word are one `vpternlogq`.
+//! a word are one `vpternlogq`. On 512-bit registers the high half comes
+//! down by `vpshufd` (its upper half then holds a copy, which no multiply
+//! reads and no output keeps), not by a shift: Intel's cores run 512-bit
+//! multiplies and shifts on one port only and shuffles on the other, and the
+//! fused seeded race took 0.94x as long (benches/README).
 //!
 //! Written with `core::arch` because LLVM's own vectorisation of the lanes
 //! depends on the CPU it tunes for: for Intel's server cores (and for
@@ -15,21 +19,23 @@
 //! took about twice as long as with these 512-bit ones (benches/README).
 //! The f64 fills take the same rounds on 256-bit registers
 //! ([`uniforms16_256`]): next to 512-bit rounds their 256-bit `log1p` lanes
-//! ran slower. This module, `kernel::keys_avx512` and `kernel::clear_avx512`
-//! are the crate's only ones with `unsafe`; here for calling a function with
-//! `#[target_feature]` and storing a register.
+//! ran slower. The fused seeded race's filter (`kernel::seeded_avx512`)
+//! takes the rounds ([`rounds16`]) and the uniforms ([`unit53`]) in its own
+//! registers. This module, `kernel::keys_avx512`, `kernel::clear_avx512`
+//! and `kernel::seeded_avx512` are the crate's only ones with `unsafe`; here
+//! for calling a function with `#[target_feature]` and storing a register.
 //!
 //! [`first_words`]: crate::philox::first_words
 
 #![allow(unsafe_code)]
 
 use core::arch::x86_64::{
-    __m256i, __m512i, _mm256_add_epi32, _mm256_blend_epi32, _mm256_cvtepu64_pd, _mm256_mul_epu32,
-    _mm256_mul_pd, _mm256_set1_epi64x, _mm256_set1_pd, _mm256_setr_epi64x, _mm256_slli_epi64,
-    _mm256_srli_epi64, _mm256_storeu_pd, _mm256_ternarylogic_epi64, _mm512_add_epi32,
-    _mm512_cvtepu64_pd, _mm512_mask_blend_epi32, _mm512_mul_epu32, _mm512_mul_pd,
-    _mm512_set1_epi64, _mm512_set1_pd, _mm512_setr_epi64, _mm512_slli_epi64, _mm512_srli_epi64,
-    _mm512_storeu_pd, _mm512_ternarylogic_epi64,
+    __m256i, __m512d, __m512i, _mm256_add_epi32, _mm256_blend_epi32, _mm256_cvtepu64_pd,
+    _mm256_mul_epu32, _mm256_mul_pd, _mm256_set1_epi64x, _mm256_set1_pd, _mm256_setr_epi64x,
+    _mm256_slli_epi64, _mm256_srli_epi64, _mm256_storeu_pd, _mm256_ternarylogic_epi64,
+    _mm512_add_epi32, _mm512_cvtepu64_pd, _mm512_mask_blend_epi32, _mm512_mul_epu32, _mm512_mul_pd,
+    _mm512_set1_epi64, _mm512_set1_pd, _mm512_setr_epi64, _mm512_shuffle_epi32, _mm512_slli_epi64,
+    _mm512_srli_epi64, _mm512_storeu_pd, _mm512_ternarylogic_epi64,
 };
 
 use crate::philox::{MUL_A, MUL_B, WEYL_0, WEYL_1};
@@ -66,8 +72,7 @@ macro_rules! philox {
 /// The uniforms of the 16 counters `(first + l, c1, c2, c3)` (`first + l`
 /// wrapping): element `l` is `(w0 << 32 | w1) >> 11` times 2^-53 for
 /// `[w0, w1, ..] = philox4x32_10([first + l, c1, c2, c3], key)`, as
-/// [`uniform53`] gives it (both steps are exact). The two registers of
-/// eight go through each round together, so their multiplies overlap.
+/// [`uniform53`] gives it (both steps are exact).
 ///
 /// [`uniform53`]: crate::noise::uniform53
 #[inline(always)]
@@ -84,12 +89,31 @@ pub(crate) fn uniforms16(first: u32, c1: u32, c2: u32, c3: u32, key: [u32; 2]) -
 #[target_feature(enable = "avx512f,avx512dq")]
 #[inline]
 fn philox_lanes(first: u32, c: [u32; 3], key: [u32; 2], out: &mut [f64; 16]) {
+    for ([x0, x1, _, _], half) in rounds16(first, c, key)
+        .into_iter()
+        .zip(out.chunks_exact_mut(8))
+    {
+        // SAFETY: `half` is eight `f64`s, the 64 bytes the unaligned store
+        // writes.
+        unsafe { _mm512_storeu_pd(half.as_mut_ptr(), unit53(x0, x1)) };
+    }
+}
+
+/// The state after the ten rounds for the 16 counters
+/// `(first + l, c[0], c[1], c[2])` (`first + l` wrapping): two groups of
+/// words 0 to 3, counters `first` to `first + 7` in the first and the
+/// next eight in the second, each word in its lane's low 32 bits. The two
+/// registers of eight go through each round together, so their multiplies
+/// overlap.
+#[target_feature(enable = "avx512f")]
+#[inline]
+pub(crate) fn rounds16(first: u32, c: [u32; 3], key: [u32; 2]) -> [[__m512i; 4]; 2] {
     let splat = |w: u32| _mm512_set1_epi64(w as i64);
     let offsets = [
         _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7),
         _mm512_setr_epi64(8, 9, 10, 11, 12, 13, 14, 15),
     ];
-    let x: [[__m512i; 4]; 2] = philox!(
+    philox!(
         offsets,
         first,
         c,
@@ -97,19 +121,21 @@ fn philox_lanes(first: u32, c: [u32; 3], key: [u32; 2], out: &mut [f64; 16]) {
         splat,
         _mm512_add_epi32,
         _mm512_mul_epu32,
-        _mm512_srli_epi64::<32>,
+        _mm512_shuffle_epi32::<0xf5>,
         _mm512_ternarylogic_epi64::<XOR3>
-    );
+    )
+}
+
+/// The 53-bit uniforms of eight lanes from their words 0 and 1 (as
+/// [`rounds16`] leaves them): `(w0 << 32 | w1) >> 11` times 2^-53, exact.
+#[target_feature(enable = "avx512f,avx512dq")]
+#[inline]
+pub(crate) fn unit53(x0: __m512i, x1: __m512i) -> __m512d {
+    // Word 0 in each lane's high half, word 1 (the low half of a product)
+    // in its low half.
+    let joined = _mm512_mask_blend_epi32(0x5555, _mm512_slli_epi64::<32>(x0), x1);
     let scale = _mm512_set1_pd(1.0 / (1u64 << 53) as f64);
-    for ([x0, x1, _, _], half) in x.into_iter().zip(out.chunks_exact_mut(8)) {
-        // Word 0 in each lane's high half, word 1 (the low half of a
-        // product) in its low half.
-        let joined = _mm512_mask_blend_epi32(0x5555, _mm512_slli_epi64::<32>(x0), x1);
-        let u = _mm512_mul_pd(_mm512_cvtepu64_pd(_mm512_srli_epi64::<11>(joined)), scale);
-        // SAFETY: `half` is eight `f64`s, the 64 bytes the unaligned store
-        // writes.
-        unsafe { _mm512_storeu_pd(half.as_mut_ptr(), u) };
-    }
+    _mm512_mul_pd(_mm512_cvtepu64_pd(_mm512_srli_epi64::<11>(joined)), scale)
 }
 
 /// [`uniforms16`] on 256-bit registers (four of four counters), for the

@@ -28,6 +28,13 @@ mod hinted;
 mod keys_avx512;
 mod lanes;
 pub(crate) mod seeded;
+#[cfg(all(
+    target_arch = "x86_64",
+    target_feature = "avx512f",
+    target_feature = "avx512dq",
+    target_feature = "avx512vl"
+))]
+mod seeded_avx512;
 #[cfg(feature = "alloc")]
 pub(crate) mod shared;
 

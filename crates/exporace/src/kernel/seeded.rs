@@ -23,7 +23,7 @@ use crate::race::{Form, RaceResult};
 use crate::validate;
 
 /// `1 + 2^-19`: the bound's margin over `w / u`.
-const MARGIN: f64 = 1.0 + 1.0 / (1u64 << 19) as f64;
+pub(super) const MARGIN: f64 = 1.0 + 1.0 / (1u64 << 19) as f64;
 
 /// The noise value the unfused path stores for token `token`: `1 / E` for
 /// [`Form::Mul`], `E` for [`Form::Div`].
@@ -86,6 +86,15 @@ pub fn race_seeded<T: NoiseFloat>(
 /// bits, which order finite weights that are not negative as their values;
 /// a step whose largest bits are not below those of `+inf` (a `-0.0`, a
 /// negative weight, an infinity or a NaN) is loud, and goes lane by lane.
+#[cfg(any(
+    test,
+    not(all(
+        target_arch = "x86_64",
+        target_feature = "avx512f",
+        target_feature = "avx512dq",
+        target_feature = "avx512vl"
+    ))
+))]
 #[inline(always)]
 fn step_is_quiet(w: &[f32; LANES], u: &[f64; LANES], bar: f64) -> bool {
     let mut top: [u32; LANES] = core::array::from_fn(|l| w[l].to_bits());
@@ -106,6 +115,55 @@ fn step_is_quiet(w: &[f32; LANES], u: &[f64; LANES], bar: f64) -> bool {
     top[0] < f32::INFINITY.to_bits()
         && low[0] > 0.0
         && f32::from_bits(top[0]) as f64 * MARGIN <= bar * low[0]
+}
+
+/// The first step of `steps` from step `from` on where a token may enter
+/// the standings with the bar `bar`: a lane whose uniform is not above 0
+/// or whose weight fails `w * MARGIN <= bar * u` in f64 (NaN fails), with
+/// [`step_is_quiet`] first. Step `s` holds tokens `first + s * LANES` on.
+/// `steps.len()` when every step is quiet. `tops` takes each lane's largest
+/// weight bits over the steps looked at, the loud one included. With
+/// AVX-512 `seeded_avx512::next_loud` searches instead, on 512-bit
+/// registers.
+#[cfg(any(
+    test,
+    not(all(
+        target_arch = "x86_64",
+        target_feature = "avx512f",
+        target_feature = "avx512dq",
+        target_feature = "avx512vl"
+    ))
+))]
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+pub(super) fn next_loud_lanes(
+    steps: &[[f32; LANES]],
+    from: usize,
+    seed: u64,
+    stream: Stream,
+    row: u64,
+    first: usize,
+    bar: f64,
+    tops: &mut [u32; LANES],
+) -> usize {
+    for (s, w) in steps.iter().enumerate().skip(from) {
+        for l in 0..LANES {
+            tops[l] = tops[l].max(w[l].to_bits());
+        }
+        let u = noise::uniforms::<LANES>(seed, stream, row, first + s * LANES);
+        if step_is_quiet(w, &u, bar) {
+            continue;
+        }
+        let mut loud = 0u32;
+        for l in 0..LANES {
+            let quiet = (u[l] > 0.0) & (w[l] as f64 * MARGIN <= bar * u[l]);
+            loud |= !quiet as u32;
+        }
+        if loud != 0 {
+            return s;
+        }
+    }
+    steps.len()
 }
 
 /// Scans tokens `offset..offset + weights.len()`.
@@ -138,24 +196,31 @@ fn scan_seeded<T: NoiseFloat>(
     let valid = |tops: &[u32; LANES]| tops.iter().all(|&t| t < f32::INFINITY.to_bits());
     // The bar changes only when tokens are entered.
     let mut bar = out.standings.bar().map(NoiseFloat::to_f64);
-    for (c, w) in steps.iter().enumerate() {
-        let first = offset + c * LANES;
+    let mut c = 0;
+    while c < steps.len() {
+        if let Some(bar) = bar {
+            #[cfg(all(
+                target_arch = "x86_64",
+                target_feature = "avx512f",
+                target_feature = "avx512dq",
+                target_feature = "avx512vl"
+            ))]
+            let next_loud = super::seeded_avx512::next_loud;
+            #[cfg(not(all(
+                target_arch = "x86_64",
+                target_feature = "avx512f",
+                target_feature = "avx512dq",
+                target_feature = "avx512vl"
+            )))]
+            let next_loud = next_loud_lanes;
+            c = next_loud(steps, c, seed, stream, row, offset, bar, &mut tops);
+            if c == steps.len() {
+                break;
+            }
+        }
+        let (w, first) = (&steps[c], offset + c * LANES);
         for l in 0..LANES {
             tops[l] = tops[l].max(w[l].to_bits());
-        }
-        if let Some(bar) = bar {
-            let u = noise::uniforms::<LANES>(seed, stream, row, first);
-            if step_is_quiet(w, &u, bar) {
-                continue;
-            }
-            let mut loud = 0u32;
-            for l in 0..LANES {
-                let quiet = (u[l] > 0.0) & (w[l] as f64 * MARGIN <= bar * u[l]);
-                loud |= !quiet as u32;
-            }
-            if loud == 0 {
-                continue;
-            }
         }
         for (l, &x) in w.iter().enumerate() {
             if !exact(&mut out, first + l, x) {
@@ -164,6 +229,7 @@ fn scan_seeded<T: NoiseFloat>(
             }
         }
         bar = out.standings.bar().map(NoiseFloat::to_f64);
+        c += 1;
     }
     out.clean &= valid(&tops);
     let first = offset + steps.len() * LANES;

@@ -1,0 +1,171 @@
+//! The fused seeded race's filter on 512-bit registers, for builds that
+//! enable `avx512f`, `avx512dq` and `avx512vl`: the next step of [`LANES`]
+//! tokens where a token may enter the standings, with Philox, the uniforms,
+//! the weights' check and the bound of every lane in registers.
+//!
+//! Left to LLVM, the filter's step (the largest weight bits and the
+//! smallest uniform of the step, then the same bound lane by lane) took the
+//! weights' maxima one token at a time in general-purpose registers: a loop
+//! of 153 scalar instructions and 137 vector ones (Philox's), on an Intel
+//! Xeon. Here a step is Philox's rounds ([`rounds16`]), the uniforms
+//! ([`unit53`]), one maximum of the weight bits, and the bound of
+//! [`super::seeded`], `w * MARGIN <= bar * u` with `u > 0` in f64, as a
+//! compare into a mask per eight lanes. Those are the portable filter's
+//! own operations (IEEE conversions and products, ordered compares), so a
+//! step is found loud exactly where that filter finds it loud. Calling the
+//! intrinsics and the unaligned loads and stores are `unsafe`, as in
+//! `keys_avx512`.
+
+#![allow(unsafe_code)]
+
+use core::arch::x86_64::{
+    _CMP_GT_OQ, _CMP_LE_OQ, _mm256_castpd_ps, _mm512_castps_pd, _mm512_castps_si512,
+    _mm512_castps512_ps256, _mm512_cmp_pd_mask, _mm512_cvtps_pd, _mm512_extractf64x4_pd,
+    _mm512_loadu_ps, _mm512_loadu_si512, _mm512_mask_cmp_pd_mask, _mm512_max_epu32, _mm512_mul_pd,
+    _mm512_set1_pd, _mm512_setzero_pd, _mm512_storeu_si512,
+};
+
+use super::LANES;
+use super::seeded::MARGIN;
+use crate::noise::Stream;
+use crate::philox::key;
+use crate::philox_avx512::{rounds16, unit53};
+
+/// The first step of `steps` from step `from` on where a token may enter
+/// the standings with the bar `bar`: a lane whose uniform is not above 0
+/// or whose weight fails `w * MARGIN <= bar * u` in f64 (NaN fails). Step
+/// `s` holds tokens `first + s * LANES` on, whose uniforms are those of
+/// (seed, stream, row, token). `steps.len()` when every step is quiet.
+/// `tops` takes each lane's largest weight bits over the steps looked at,
+/// the loud one included.
+#[allow(clippy::too_many_arguments)]
+#[inline]
+pub(super) fn next_loud(
+    steps: &[[f32; LANES]],
+    from: usize,
+    seed: u64,
+    stream: Stream,
+    row: u64,
+    first: usize,
+    bar: f64,
+    tops: &mut [u32; LANES],
+) -> usize {
+    let c = [row as u32, stream as u32, (row >> 32) as u32];
+    // SAFETY: this module is compiled only when the whole build enables
+    // `avx512f`, `avx512dq` and `avx512vl` (`kernel/mod.rs`), so a CPU that
+    // runs the build has them.
+    unsafe { search(steps, from, first as u32, c, key(seed), bar, tops) }
+}
+
+/// [`next_loud`] with the counters' other words `c` and the key.
+#[target_feature(enable = "avx512f,avx512dq")]
+fn search(
+    steps: &[[f32; LANES]],
+    from: usize,
+    first: u32,
+    c: [u32; 3],
+    key: [u32; 2],
+    bar: f64,
+    tops: &mut [u32; LANES],
+) -> usize {
+    let (margin, bar, zero) = (
+        _mm512_set1_pd(MARGIN),
+        _mm512_set1_pd(bar),
+        _mm512_setzero_pd(),
+    );
+    // SAFETY: `tops` is 16 `u32`s, the 64 bytes the unaligned load reads.
+    let mut top = unsafe { _mm512_loadu_si512(tops.as_ptr().cast()) };
+    let mut s = from;
+    while let Some(w) = steps.get(s) {
+        // SAFETY: `w` is 16 `f32`s, the 64 bytes the unaligned load reads.
+        let w = unsafe { _mm512_loadu_ps(w.as_ptr()) };
+        top = _mm512_max_epu32(top, _mm512_castps_si512(w));
+        let [low, high] = rounds16(first.wrapping_add((s * LANES) as u32), c, key);
+        let halves = [
+            _mm512_castps512_ps256(w),
+            _mm256_castpd_ps(_mm512_extractf64x4_pd::<1>(_mm512_castps_pd(w))),
+        ];
+        let mut quiet = 0u32;
+        for (h, ([x0, x1, _, _], w)) in [low, high].into_iter().zip(halves).enumerate() {
+            let u = unit53(x0, x1);
+            let positive = _mm512_cmp_pd_mask::<_CMP_GT_OQ>(u, zero);
+            let bound = _mm512_mul_pd(_mm512_cvtps_pd(w), margin);
+            let lanes =
+                _mm512_mask_cmp_pd_mask::<_CMP_LE_OQ>(positive, bound, _mm512_mul_pd(bar, u));
+            quiet |= u32::from(lanes) << (8 * h);
+        }
+        if quiet != 0xffff {
+            break;
+        }
+        s += 1;
+    }
+    // SAFETY: as the load.
+    unsafe { _mm512_storeu_si512(tops.as_mut_ptr().cast(), top) };
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use alloc::vec::Vec;
+
+    use super::super::seeded::next_loud_lanes;
+    use super::*;
+    use crate::noise;
+
+    /// The search against the portable filter, step by step: weights of
+    /// every kind (zeros of both signs, NaN, infinities, negative, huge and
+    /// tiny), bars from tiny to `+inf`, and bars set from a step's own
+    /// bound so that some lanes sit on it.
+    #[test]
+    fn finds_the_portable_filters_step() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let specials = [0.0, -0.0, f32::NAN, f32::INFINITY, -1.0, 3e38, 1e-45, 1.0];
+        for case in 0..400 {
+            let n = 1 + (next() % 40) as usize;
+            let odd = case % 3 == 0;
+            let steps: Vec<[f32; LANES]> = (0..n)
+                .map(|_| {
+                    core::array::from_fn(|_| {
+                        let r = next();
+                        if odd && r % 53 == 0 {
+                            specials[(r >> 8) as usize % specials.len()]
+                        } else {
+                            f32::from_bits(0x3000_0000 + (r >> 40) as u32 % 0x0f80_0000)
+                        }
+                    })
+                })
+                .collect();
+            let (seed, row) = (next(), next() >> (next() % 64));
+            let stream = [Stream::Race, Stream::Bonus, Stream::Draft][case % 3];
+            let first = if case % 5 == 0 {
+                (u32::MAX - 100) as usize
+            } else {
+                (next() % 100_000) as usize * LANES
+            };
+            let bar = match case % 4 {
+                0 => f64::INFINITY,
+                1 => f64::from_bits(next() >> 2),
+                _ => {
+                    // On the bound of a lane of a random step.
+                    let (s, l) = ((next() % n as u64) as usize, (next() % 16) as usize);
+                    let u = noise::uniforms::<LANES>(seed, stream, row, first + s * LANES)[l];
+                    f64::from(steps[s][l]) * MARGIN / u
+                }
+            };
+            for from in [0, n / 2, n] {
+                let (mut got_tops, mut want_tops) = ([case as u32; LANES], [case as u32; LANES]);
+                let got = next_loud(&steps, from, seed, stream, row, first, bar, &mut got_tops);
+                let want =
+                    next_loud_lanes(&steps, from, seed, stream, row, first, bar, &mut want_tops);
+                assert_eq!(got, want, "case {case} from {from}");
+                assert_eq!(got_tops, want_tops, "case {case} from {from}");
+            }
+        }
+    }
+}
