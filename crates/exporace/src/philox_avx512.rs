@@ -8,9 +8,10 @@
 //! full product, whose low half is then already in place; the two XORs of
 //! a word are one `vpternlogq`. On 512-bit registers the high half comes
 //! down by `vpshufd` (its upper half then holds a copy, which no multiply
-//! reads and no output keeps), not by a shift: Intel's cores run 512-bit
-//! multiplies and shifts on one port only and shuffles on the other, and the
-//! fused seeded race took 0.94x as long (benches/README).
+//! reads and no output keeps), not by a shift: with shifts the fused
+//! seeded race ran at the rate of one port issuing all 34 multiplies and 32
+//! shifts of a step, and with the shuffle it took 0.94x as long on an Intel
+//! Xeon (benches/README).
 //!
 //! Written with `core::arch` because LLVM's own vectorisation of the lanes
 //! depends on the CPU it tunes for: for Intel's server cores (and for
