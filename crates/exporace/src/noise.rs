@@ -158,6 +158,32 @@ pub(crate) fn uniforms<const N: usize>(
     u
 }
 
+/// Word 0 of the blocks of tokens `first..first + 16` of a row: the top 32
+/// bits of each token's 53-bit uniform ([`uniform53`]), so the uniform is at
+/// least the word times `2^-32`. Philox on lanes as [`uniforms`] draws it,
+/// without the conversion to f64: for the fused seeded race's filter in
+/// wasm.
+#[cfg(any(test, target_arch = "wasm32"))]
+#[inline(always)]
+pub(crate) fn top_words16(seed: u64, stream: Stream, row: u64, first: usize) -> [u32; 16] {
+    let k = key(seed);
+    let c = [row as u32, stream as u32, (row >> 32) as u32];
+    let mut out = [0; 16];
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    {
+        let words = crate::philox_simd128::first_words::<4>(first as u32, c[0], c[1], c[2], k);
+        for (quad, [w0, _]) in out.as_chunks_mut::<4>().0.iter_mut().zip(words) {
+            *quad = w0;
+        }
+    }
+    #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+    for (g, group) in out.as_chunks_mut::<GROUP>().0.iter_mut().enumerate() {
+        let t = (first + g * GROUP) as u32;
+        *group = first_words::<GROUP>(t, c[0], c[1], c[2], k)[0];
+    }
+    out
+}
+
 /// The 53-bit uniform of a block's first two words, as [`uniform53`], with
 /// no integer conversion: x86-64 has no vector one from 64-bit integers
 /// before AVX-512DQ, and with AVX2 LLVM converted lane by lane through
