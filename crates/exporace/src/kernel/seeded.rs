@@ -192,8 +192,10 @@ pub(super) fn word_scale(bar: f64) -> Option<f32> {
 /// where [`next_loud_lanes`] draws f64 uniforms.
 ///
 /// A token of a quiet step scores less than the bar (so it cannot enter
-/// the standings) when its weight is finite and from `+0.0` up; the
-/// others make the race check its weights and fail (`tops`). The uniform
+/// the standings) when its weight is finite and from `+0.0` up, and so does
+/// one weighing `-0.0` (it scores `-0.0`, and the bar is above `+0.0`); the
+/// others (NaN, infinite, negative) make the race check its weights and
+/// fail (`tops`). A uniform of 0 has word 0, never above: loud. The uniform
 /// is at least `w0 2^-32`, `scale` is at least
 /// `(1 + 2^-17)(1 - 2^-53) 2^32 / bar` (the f64 quotient rounded, then
 /// rounded up), and `w0 > (w * scale) as u32` gives `w0 > fl(w * scale)`,
@@ -236,8 +238,9 @@ pub(super) fn next_loud_words(
 }
 
 /// The search in wasm: [`next_loud_words`] for bars above `+0.0`, else
-/// [`next_loud_lanes`]. In Node the seeded race took 0.71x to 0.83x as long
-/// as with [`next_loud_lanes`] alone (6 rounds alternating); built for AVX2
+/// [`next_loud_lanes`]. In Node the seeded race took 0.83x (f32) and 0.82x
+/// (f64) as long as with [`next_loud_lanes`] alone (medians of 6 rounds
+/// alternating); built for AVX2
 /// natively, 1.10x to 1.14x (no unsigned conversion or compare on 256-bit
 /// lanes), so other builds keep [`next_loud_lanes`].
 #[cfg(target_arch = "wasm32")]
