@@ -83,6 +83,24 @@ pub fn race_seeded<T: NoiseFloat>(
     scan.finish(|i| (weights[i], stored::<T>(form, seed, stream, row, i).to_f64()))
 }
 
+/// A chunk's whole steps of weights and the address of their noise: step
+/// `s` holds tokens `first + s * LANES` on, whose noise
+/// is that of (seed, stream, row, token). What the searches for the next
+/// step that may change the standings take.
+#[derive(Clone, Copy)]
+pub(super) struct Steps<'a> {
+    /// The weights, a step of [`LANES`] each.
+    pub(super) weights: &'a [[f32; LANES]],
+    /// The noise's seed.
+    pub(super) seed: u64,
+    /// The noise's stream.
+    pub(super) stream: Stream,
+    /// The noise's row.
+    pub(super) row: u64,
+    /// The first token of step 0.
+    pub(super) first: usize,
+}
+
 /// Whether no token of a step can enter the standings, from the step's
 /// largest weight and smallest uniform: rounding is monotone, so
 /// `max(w) * MARGIN <= bar * min(u)` in f64 implies `w * MARGIN <= bar * u`
@@ -125,8 +143,7 @@ fn step_is_quiet(w: &[f32; LANES], u: &[f64; LANES], bar: f64) -> bool {
 /// The first step of `steps` from step `from` on where a token may enter
 /// the standings with the bar `bar`: a lane whose uniform is not above 0
 /// or whose weight fails `w * MARGIN <= bar * u` in f64 (NaN fails), with
-/// [`step_is_quiet`] first. Step `s` holds tokens `first + s * LANES` on.
-/// `steps.len()` when every step is quiet. `tops` takes each lane's largest
+/// [`step_is_quiet`] first. `steps.weights.len()` when every step is quiet. `tops` takes each lane's largest
 /// weight bits over the steps looked at, the loud one included. With
 /// AVX-512 `seeded_avx512::next_loud` searches instead, on 512-bit
 /// registers.
@@ -139,23 +156,19 @@ fn step_is_quiet(w: &[f32; LANES], u: &[f64; LANES], bar: f64) -> bool {
         target_feature = "avx512vl"
     ))
 ))]
-#[allow(clippy::too_many_arguments)]
 #[inline(always)]
 pub(super) fn next_loud_lanes(
-    steps: &[[f32; LANES]],
+    steps: Steps<'_>,
     from: usize,
-    seed: u64,
-    stream: Stream,
-    row: u64,
-    first: usize,
     bar: f64,
     tops: &mut [u32; LANES],
 ) -> usize {
-    for (s, w) in steps.iter().enumerate().skip(from) {
+    for (s, w) in steps.weights.iter().enumerate().skip(from) {
         for l in 0..LANES {
             tops[l] = tops[l].max(w[l].to_bits());
         }
-        let u = noise::uniforms::<LANES>(seed, stream, row, first + s * LANES);
+        let u =
+            noise::uniforms::<LANES>(steps.seed, steps.stream, steps.row, steps.first + s * LANES);
         if step_is_quiet(w, &u, bar) {
             continue;
         }
@@ -168,7 +181,7 @@ pub(super) fn next_loud_lanes(
             return s;
         }
     }
-    steps.len()
+    steps.weights.len()
 }
 
 /// `(1 + 2^-17) 2^32 / bar` rounded up to f32, for a bar above `+0.0`
@@ -206,23 +219,18 @@ pub(super) fn word_scale(bar: f64) -> Option<f32> {
 /// and the score, at most `(w / u)(1 + 2^-21)`, is below the bar. An
 /// infinite or overflowing product converts to `u32::MAX`: loud.
 #[cfg(any(test, target_arch = "wasm32"))]
-#[allow(clippy::too_many_arguments)]
 #[inline(always)]
 pub(super) fn next_loud_words(
-    steps: &[[f32; LANES]],
+    steps: Steps<'_>,
     from: usize,
-    seed: u64,
-    stream: Stream,
-    row: u64,
-    first: usize,
     scale: f32,
     tops: &mut [u32; LANES],
 ) -> usize {
     // Written out, with the weights' maxima in the loop of the bound:
     // through a closure per step, or with the maxima in a loop of their own,
     // the race took 1.1x as long in Node.
-    for (s, w) in steps.iter().enumerate().skip(from) {
-        let top = noise::top_words16(seed, stream, row, first + s * LANES);
+    for (s, w) in steps.weights.iter().enumerate().skip(from) {
+        let top = noise::top_words16(steps.seed, steps.stream, steps.row, steps.first + s * LANES);
         let mut t = *tops;
         let mut loud = 0u32;
         for l in 0..LANES {
@@ -234,7 +242,7 @@ pub(super) fn next_loud_words(
             return s;
         }
     }
-    steps.len()
+    steps.weights.len()
 }
 
 /// The search in wasm: [`next_loud_words`] for bars above `+0.0`, else
@@ -244,21 +252,11 @@ pub(super) fn next_loud_words(
 /// natively, 1.10x to 1.14x (no unsigned conversion or compare on 256-bit
 /// lanes), so other builds keep [`next_loud_lanes`].
 #[cfg(target_arch = "wasm32")]
-#[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn next_loud_wasm(
-    steps: &[[f32; LANES]],
-    from: usize,
-    seed: u64,
-    stream: Stream,
-    row: u64,
-    first: usize,
-    bar: f64,
-    tops: &mut [u32; LANES],
-) -> usize {
+fn next_loud_wasm(steps: Steps<'_>, from: usize, bar: f64, tops: &mut [u32; LANES]) -> usize {
     match word_scale(bar) {
-        Some(scale) => next_loud_words(steps, from, seed, stream, row, first, scale, tops),
-        None => next_loud_lanes(steps, from, seed, stream, row, first, bar, tops),
+        Some(scale) => next_loud_words(steps, from, scale, tops),
+        None => next_loud_lanes(steps, from, bar, tops),
     }
 }
 
@@ -314,7 +312,14 @@ fn scan_seeded<T: NoiseFloat>(
                 )
             )))]
             let next_loud = next_loud_lanes;
-            c = next_loud(steps, c, seed, stream, row, offset, bar, &mut tops);
+            let at = Steps {
+                weights: steps,
+                seed,
+                stream,
+                row,
+                first: offset,
+            };
+            c = next_loud(at, c, bar, &mut tops);
             if c == steps.len() {
                 break;
             }
@@ -467,16 +472,14 @@ mod tests {
             };
             for step in 0..n {
                 let mut tops = [0; LANES];
-                let loud = next_loud_words(
-                    &steps,
-                    step,
+                let at = Steps {
+                    weights: &steps,
                     seed,
-                    Stream::Race,
+                    stream: Stream::Race,
                     row,
                     first,
-                    scale,
-                    &mut tops,
-                );
+                };
+                let loud = next_loud_words(at, step, scale, &mut tops);
                 if loud == step {
                     continue;
                 }

@@ -26,35 +26,30 @@ use core::arch::x86_64::{
 };
 
 use super::LANES;
-use super::seeded::MARGIN;
-use crate::noise::Stream;
+use super::seeded::{MARGIN, Steps};
 use crate::philox::key;
 use crate::philox_avx512::{rounds16, unit53};
 
 /// The first step of `steps` from step `from` on where a token may enter
 /// the standings with the bar `bar`: a lane whose uniform is not above 0
-/// or whose weight fails `w * MARGIN <= bar * u` in f64 (NaN fails). Step
-/// `s` holds tokens `first + s * LANES` on, whose uniforms are those of
-/// (seed, stream, row, token). `steps.len()` when every step is quiet.
+/// or whose weight fails `w * MARGIN <= bar * u` in f64 (NaN fails).
+/// `steps.weights.len()` when every step is quiet.
 /// `tops` takes each lane's largest weight bits over the steps looked at,
 /// the loud one included.
-#[allow(clippy::too_many_arguments)]
 #[inline]
-pub(super) fn next_loud(
-    steps: &[[f32; LANES]],
-    from: usize,
-    seed: u64,
-    stream: Stream,
-    row: u64,
-    first: usize,
-    bar: f64,
-    tops: &mut [u32; LANES],
-) -> usize {
+pub(super) fn next_loud(steps: Steps<'_>, from: usize, bar: f64, tops: &mut [u32; LANES]) -> usize {
+    let Steps {
+        weights,
+        seed,
+        stream,
+        row,
+        first,
+    } = steps;
     let c = [row as u32, stream as u32, (row >> 32) as u32];
     // SAFETY: this module is compiled only when the whole build enables
     // `avx512f`, `avx512dq` and `avx512vl` (`kernel/mod.rs`), so a CPU that
     // runs the build has them.
-    unsafe { search(steps, from, first as u32, c, key(seed), bar, tops) }
+    unsafe { search(weights, from, first as u32, c, key(seed), bar, tops) }
 }
 
 /// [`next_loud`] with the counters' other words `c` and the key.
@@ -110,7 +105,7 @@ mod tests {
 
     use super::super::seeded::next_loud_lanes;
     use super::*;
-    use crate::noise;
+    use crate::noise::{self, Stream};
 
     /// The search against the portable filter, step by step: weights of
     /// every kind (zeros of both signs, NaN, infinities, negative, huge and
@@ -160,9 +155,15 @@ mod tests {
             };
             for from in [0, n / 2, n] {
                 let (mut got_tops, mut want_tops) = ([case as u32; LANES], [case as u32; LANES]);
-                let got = next_loud(&steps, from, seed, stream, row, first, bar, &mut got_tops);
-                let want =
-                    next_loud_lanes(&steps, from, seed, stream, row, first, bar, &mut want_tops);
+                let at = Steps {
+                    weights: &steps,
+                    seed,
+                    stream,
+                    row,
+                    first,
+                };
+                let got = next_loud(at, from, bar, &mut got_tops);
+                let want = next_loud_lanes(at, from, bar, &mut want_tops);
                 assert_eq!(got, want, "case {case} from {from}");
                 assert_eq!(got_tops, want_tops, "case {case} from {from}");
             }
