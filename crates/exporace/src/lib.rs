@@ -62,12 +62,7 @@ pub mod models;
 pub mod mt19937;
 pub mod noise;
 pub mod philox;
-#[cfg(all(
-    target_arch = "x86_64",
-    target_feature = "avx512f",
-    target_feature = "avx512dq",
-    target_feature = "avx512vl"
-))]
+#[cfg(x86_avx512)]
 mod philox_avx512;
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 mod philox_simd128;

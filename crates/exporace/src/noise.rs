@@ -126,12 +126,7 @@ pub(crate) fn uniforms<const N: usize>(
         }
         return u;
     }
-    #[cfg(all(
-        target_arch = "x86_64",
-        target_feature = "avx512f",
-        target_feature = "avx512dq",
-        target_feature = "avx512vl"
-    ))]
+    #[cfg(x86_avx512)]
     if N == 16 {
         let v = crate::philox_avx512::uniforms16(
             first as u32,
@@ -207,15 +202,7 @@ fn unit53(w0: u32, w1: u32) -> f64 {
 /// 1.35x as long on an Intel Xeon; the f32 fill and the seeded race gained
 /// from them (benches/README).
 #[inline(always)]
-#[cfg_attr(
-    not(all(
-        target_arch = "x86_64",
-        target_feature = "avx512f",
-        target_feature = "avx512dq",
-        target_feature = "avx512vl"
-    )),
-    allow(unused_variables)
-)]
+#[cfg_attr(not(x86_avx512), allow(unused_variables))]
 fn fill_uniforms(
     seed: u64,
     stream: Stream,
@@ -223,12 +210,7 @@ fn fill_uniforms(
     first: usize,
     f64_fill: bool,
 ) -> [f64; LANES] {
-    #[cfg(all(
-        target_arch = "x86_64",
-        target_feature = "avx512f",
-        target_feature = "avx512dq",
-        target_feature = "avx512vl"
-    ))]
+    #[cfg(x86_avx512)]
     if f64_fill {
         return crate::philox_avx512::uniforms16_256(
             first as u32,

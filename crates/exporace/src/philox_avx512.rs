@@ -22,9 +22,10 @@
 //! ([`uniforms16_256`]): next to 512-bit rounds their 256-bit `log1p` lanes
 //! ran slower. The fused seeded race's filter (`kernel::seeded_avx512`)
 //! takes the rounds ([`rounds16`]) and the uniforms ([`unit53`]) in its own
-//! registers. This module, `kernel::keys_avx512`, `kernel::clear_avx512`
-//! and `kernel::seeded_avx512` are the crate's only ones with `unsafe`; here
-//! for calling a function with `#[target_feature]` and storing a register.
+//! registers. This module, `kernel::keys_avx512`, `kernel::clear_avx512`,
+//! `kernel::seeded_avx512` and `kernel::seeded_avx2` are the crate's only
+//! ones with `unsafe`; here for calling a function with `#[target_feature]`
+//! and storing a register.
 //!
 //! [`first_words`]: crate::philox::first_words
 

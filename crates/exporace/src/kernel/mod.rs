@@ -28,12 +28,9 @@ mod hinted;
 mod keys_avx512;
 mod lanes;
 pub(crate) mod seeded;
-#[cfg(all(
-    target_arch = "x86_64",
-    target_feature = "avx512f",
-    target_feature = "avx512dq",
-    target_feature = "avx512vl"
-))]
+#[cfg(x86_avx2)]
+mod seeded_avx2;
+#[cfg(x86_avx512)]
 mod seeded_avx512;
 #[cfg(feature = "alloc")]
 pub(crate) mod shared;

@@ -16,8 +16,9 @@
 //!
 //! The search for the next step that may change the standings runs on
 //! 512-bit registers with AVX-512 (`seeded_avx512`), on the top 32 bits of
-//! each uniform in wasm (`next_loud_words`, a stricter bound in f32 and
-//! integers) and on plain lanes elsewhere (`next_loud_lanes`).
+//! each uniform (Philox's word 0) with AVX2 (`seeded_avx2`) and in wasm
+//! (`next_loud_words`), a stricter bound in f32 and integers, and on plain
+//! lanes elsewhere (`next_loud_lanes`).
 
 use super::{LANES, SEEDED_CHUNK, Scan, split};
 use crate::error::Result;
@@ -101,6 +102,22 @@ pub(super) struct Steps<'a> {
     pub(super) first: usize,
 }
 
+impl Steps<'_> {
+    /// Step 0's Philox address: the first token's counter word, the
+    /// counter's other three words and the key. Token `first + t`'s block
+    /// is `philox4x32_10([counter + t, words...], key)` (`+` wrapping).
+    #[cfg(any(x86_avx2, x86_avx512))]
+    #[inline(always)]
+    pub(super) fn philox(&self) -> (u32, [u32; 3], [u32; 2]) {
+        let row = self.row;
+        (
+            self.first as u32,
+            [row as u32, self.stream as u32, (row >> 32) as u32],
+            crate::philox::key(self.seed),
+        )
+    }
+}
+
 /// Whether no token of a step can enter the standings, from the step's
 /// largest weight and smallest uniform: rounding is monotone, so
 /// `max(w) * MARGIN <= bar * min(u)` in f64 implies `w * MARGIN <= bar * u`
@@ -109,15 +126,7 @@ pub(super) struct Steps<'a> {
 /// bits, which order finite weights that are not negative as their values;
 /// a step whose largest bits are not below those of `+inf` (a `-0.0`, a
 /// negative weight, an infinity or a NaN) is loud, and goes lane by lane.
-#[cfg(any(
-    test,
-    not(all(
-        target_arch = "x86_64",
-        target_feature = "avx512f",
-        target_feature = "avx512dq",
-        target_feature = "avx512vl"
-    ))
-))]
+#[cfg(any(test, not(x86_avx512)))]
 #[inline(always)]
 fn step_is_quiet(w: &[f32; LANES], u: &[f64; LANES], bar: f64) -> bool {
     let mut top: [u32; LANES] = core::array::from_fn(|l| w[l].to_bits());
@@ -143,19 +152,12 @@ fn step_is_quiet(w: &[f32; LANES], u: &[f64; LANES], bar: f64) -> bool {
 /// The first step of `steps` from step `from` on where a token may enter
 /// the standings with the bar `bar`: a lane whose uniform is not above 0
 /// or whose weight fails `w * MARGIN <= bar * u` in f64 (NaN fails), with
-/// [`step_is_quiet`] first. `steps.weights.len()` when every step is quiet. `tops` takes each lane's largest
-/// weight bits over the steps looked at, the loud one included. With
-/// AVX-512 `seeded_avx512::next_loud` searches instead, on 512-bit
-/// registers.
-#[cfg(any(
-    test,
-    not(all(
-        target_arch = "x86_64",
-        target_feature = "avx512f",
-        target_feature = "avx512dq",
-        target_feature = "avx512vl"
-    ))
-))]
+/// [`step_is_quiet`] first. `steps.weights.len()` when every step is
+/// quiet. `tops` takes each lane's largest weight bits over the steps
+/// looked at, the loud one included. With AVX-512
+/// `seeded_avx512::next_loud` searches instead, on 512-bit registers, and
+/// with AVX2 `seeded_avx2::next_loud` for bars above `+0.0`.
+#[cfg(any(test, not(x86_avx512)))]
 #[inline(always)]
 pub(super) fn next_loud_lanes(
     steps: Steps<'_>,
@@ -185,8 +187,9 @@ pub(super) fn next_loud_lanes(
 }
 
 /// `(1 + 2^-17) 2^32 / bar` rounded up to f32, for a bar above `+0.0`
-/// (`None` for `+0.0`, `-0.0` or a NaN bar): [`next_loud_words`]' scale.
-#[cfg(any(test, target_arch = "wasm32"))]
+/// (`None` for `+0.0`, `-0.0` or a NaN bar): the scale of `next_loud_words` and of
+/// `seeded_avx2`'s bound.
+#[cfg(any(test, target_arch = "wasm32", x86_avx2))]
 #[inline]
 pub(super) fn word_scale(bar: f64) -> Option<f32> {
     /// `(1 + 2^-17) 2^32`, exact in f64.
@@ -250,7 +253,8 @@ pub(super) fn next_loud_words(
 /// (f64) as long as with [`next_loud_lanes`] alone (medians of 6 rounds
 /// alternating); built for AVX2
 /// natively, 1.10x to 1.14x (no unsigned conversion or compare on 256-bit
-/// lanes), so other builds keep [`next_loud_lanes`].
+/// lanes): AVX2 builds take the same bound in `seeded_avx2` instead, with
+/// word 0 converted to f32 exactly.
 #[cfg(target_arch = "wasm32")]
 #[inline(always)]
 fn next_loud_wasm(steps: Steps<'_>, from: usize, bar: f64, tops: &mut [u32; LANES]) -> usize {
@@ -293,24 +297,13 @@ fn scan_seeded<T: NoiseFloat>(
     let mut c = 0;
     while c < steps.len() {
         if let Some(bar) = bar {
-            #[cfg(all(
-                target_arch = "x86_64",
-                target_feature = "avx512f",
-                target_feature = "avx512dq",
-                target_feature = "avx512vl"
-            ))]
+            #[cfg(x86_avx512)]
             let next_loud = super::seeded_avx512::next_loud;
             #[cfg(target_arch = "wasm32")]
             let next_loud = next_loud_wasm;
-            #[cfg(not(any(
-                target_arch = "wasm32",
-                all(
-                    target_arch = "x86_64",
-                    target_feature = "avx512f",
-                    target_feature = "avx512dq",
-                    target_feature = "avx512vl"
-                )
-            )))]
+            #[cfg(x86_avx2)]
+            let next_loud = super::seeded_avx2::next_loud;
+            #[cfg(not(any(target_arch = "wasm32", x86_avx2, x86_avx512)))]
             let next_loud = next_loud_lanes;
             let at = Steps {
                 weights: steps,

@@ -27,7 +27,6 @@ use core::arch::x86_64::{
 
 use super::LANES;
 use super::seeded::{MARGIN, Steps};
-use crate::philox::key;
 use crate::philox_avx512::{rounds16, unit53};
 
 /// The first step of `steps` from step `from` on where a token may enter
@@ -38,18 +37,11 @@ use crate::philox_avx512::{rounds16, unit53};
 /// the loud one included.
 #[inline]
 pub(super) fn next_loud(steps: Steps<'_>, from: usize, bar: f64, tops: &mut [u32; LANES]) -> usize {
-    let Steps {
-        weights,
-        seed,
-        stream,
-        row,
-        first,
-    } = steps;
-    let c = [row as u32, stream as u32, (row >> 32) as u32];
+    let (first, c, key) = steps.philox();
     // SAFETY: this module is compiled only when the whole build enables
     // `avx512f`, `avx512dq` and `avx512vl` (`kernel/mod.rs`), so a CPU that
     // runs the build has them.
-    unsafe { search(weights, from, first as u32, c, key(seed), bar, tops) }
+    unsafe { search(steps.weights, from, first, c, key, bar, tops) }
 }
 
 /// [`next_loud`] with the counters' other words `c` and the key.
@@ -105,6 +97,7 @@ mod tests {
 
     use super::super::seeded::next_loud_lanes;
     use super::*;
+    use crate::kernel::tests::Mix;
     use crate::noise::{self, Stream};
 
     /// The search against the portable filter, step by step: weights of
@@ -113,22 +106,16 @@ mod tests {
     /// bound so that some lanes sit on it.
     #[test]
     fn finds_the_portable_filters_step() {
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut mix = Mix(0x9e37_79b9);
         let specials = [0.0, -0.0, f32::NAN, f32::INFINITY, -1.0, 3e38, 1e-45, 1.0];
         for case in 0..400 {
-            let n = 1 + (next() % 40) as usize;
+            let n = 1 + (mix.next() % 40) as usize;
             let odd = case % 3 == 0;
             let steps: Vec<[f32; LANES]> = (0..n)
                 .map(|_| {
                     core::array::from_fn(|_| {
-                        let r = next();
-                        if odd && r % 53 == 0 {
+                        let r = mix.next();
+                        if odd && r.is_multiple_of(53) {
                             specials[(r >> 8) as usize % specials.len()]
                         } else {
                             f32::from_bits(0x3000_0000 + (r >> 40) as u32 % 0x0f80_0000)
@@ -136,19 +123,19 @@ mod tests {
                     })
                 })
                 .collect();
-            let (seed, row) = (next(), next() >> (next() % 64));
+            let (seed, row) = (mix.next(), mix.next() >> (mix.next() % 64));
             let stream = [Stream::Race, Stream::Bonus, Stream::Draft][case % 3];
             let first = if case % 5 == 0 {
                 (u32::MAX - 100) as usize
             } else {
-                (next() % 100_000) as usize * LANES
+                (mix.next() % 100_000) as usize * LANES
             };
             let bar = match case % 4 {
                 0 => f64::INFINITY,
-                1 => f64::from_bits(next() >> 2),
+                1 => f64::from_bits(mix.next() >> 2),
                 _ => {
                     // On the bound of a lane of a random step.
-                    let (s, l) = ((next() % n as u64) as usize, (next() % 16) as usize);
+                    let (s, l) = ((mix.next() % n as u64) as usize, (mix.next() % 16) as usize);
                     let u = noise::uniforms::<LANES>(seed, stream, row, first + s * LANES)[l];
                     f64::from(steps[s][l]) * MARGIN / u
                 }
