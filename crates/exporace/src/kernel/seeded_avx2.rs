@@ -54,23 +54,16 @@ pub(super) fn next_loud(steps: Steps<'_>, from: usize, bar: f64, tops: &mut [u32
 /// docs bound it.
 #[inline]
 fn next_loud_scaled(steps: Steps<'_>, from: usize, scale: f32, tops: &mut [u32; LANES]) -> usize {
-    let (first, c, key) = steps.philox();
     // SAFETY: this module is compiled only when the whole build enables
     // `avx2` (`kernel/mod.rs`), so a CPU that runs the build has it.
-    unsafe { search(steps.weights, from, first, c, key, scale, tops) }
+    unsafe { search(steps, from, scale, tops) }
 }
 
-/// [`next_loud_scaled`] with the counters' other words `c` and the key.
+/// [`next_loud_scaled`] in a function that enables the module's features.
 #[target_feature(enable = "avx2")]
-fn search(
-    steps: &[[f32; LANES]],
-    from: usize,
-    first: u32,
-    c: [u32; 3],
-    key: [u32; 2],
-    scale: f32,
-    tops: &mut [u32; LANES],
-) -> usize {
+fn search(steps: Steps<'_>, from: usize, scale: f32, tops: &mut [u32; LANES]) -> usize {
+    let (first, c, key) = steps.philox();
+    let steps = steps.weights;
     let scale = _mm256_set1_ps(scale);
     let keep = _mm256_set1_epi32(0x7fff_ff80);
     // SAFETY: `tops` is 16 `u32`s, the 64 bytes the two unaligned loads read.
@@ -174,8 +167,7 @@ mod tests {
 
     use super::super::seeded::next_loud_words;
     use super::*;
-    use crate::kernel::tests::Mix;
-    use crate::noise::Stream;
+    use crate::kernel::tests::{Mix, SPECIAL_WEIGHTS};
     use crate::philox::{key, philox4x32_10};
 
     /// The search's bound token by token with the scalar block: loud where
@@ -210,16 +202,9 @@ mod tests {
     #[test]
     fn finds_the_scalar_filters_step() {
         let mut mix = Mix(0x2545_f491);
-        let specials = [0.0, -0.0, f32::NAN, f32::INFINITY, -1.0, 3e38, 1e-45, 1.0];
         for case in 0..400 {
             let n = 1 + (mix.next() % 40) as usize;
-            let (seed, row) = (mix.next(), mix.next() >> (mix.next() % 64));
-            let stream = [Stream::Race, Stream::Bonus, Stream::Draft][case % 3];
-            let first = if case % 5 == 0 {
-                (u32::MAX - 100) as usize
-            } else {
-                (mix.next() % 100_000) as usize * LANES
-            };
+            let (seed, stream, row, first) = mix.noise_address(case);
             let scale = match case % 4 {
                 0 => 0.0,
                 1 => f32::INFINITY,
@@ -231,7 +216,9 @@ mod tests {
                     core::array::from_fn(|l| {
                         let r = mix.next();
                         match r % 61 {
-                            0..=3 if case % 3 == 0 => specials[(r >> 8) as usize % specials.len()],
+                            0..=3 if case % 3 == 0 => {
+                                SPECIAL_WEIGHTS[(r >> 8) as usize % SPECIAL_WEIGHTS.len()]
+                            }
                             4..=9 => {
                                 // On the bound, or one step of f32 to either side.
                                 let t = (first + s * LANES + l) as u32;

@@ -37,24 +37,17 @@ use crate::philox_avx512::{rounds16, unit53};
 /// the loud one included.
 #[inline]
 pub(super) fn next_loud(steps: Steps<'_>, from: usize, bar: f64, tops: &mut [u32; LANES]) -> usize {
-    let (first, c, key) = steps.philox();
     // SAFETY: this module is compiled only when the whole build enables
     // `avx512f`, `avx512dq` and `avx512vl` (`kernel/mod.rs`), so a CPU that
     // runs the build has them.
-    unsafe { search(steps.weights, from, first, c, key, bar, tops) }
+    unsafe { search(steps, from, bar, tops) }
 }
 
-/// [`next_loud`] with the counters' other words `c` and the key.
+/// [`next_loud`] in a function that enables the module's features.
 #[target_feature(enable = "avx512f,avx512dq")]
-fn search(
-    steps: &[[f32; LANES]],
-    from: usize,
-    first: u32,
-    c: [u32; 3],
-    key: [u32; 2],
-    bar: f64,
-    tops: &mut [u32; LANES],
-) -> usize {
+fn search(steps: Steps<'_>, from: usize, bar: f64, tops: &mut [u32; LANES]) -> usize {
+    let (first, c, key) = steps.philox();
+    let steps = steps.weights;
     let (margin, bar, zero) = (
         _mm512_set1_pd(MARGIN),
         _mm512_set1_pd(bar),
@@ -97,8 +90,8 @@ mod tests {
 
     use super::super::seeded::next_loud_lanes;
     use super::*;
-    use crate::kernel::tests::Mix;
-    use crate::noise::{self, Stream};
+    use crate::kernel::tests::{Mix, SPECIAL_WEIGHTS};
+    use crate::noise;
 
     /// The search against the portable filter, step by step: weights of
     /// every kind (zeros of both signs, NaN, infinities, negative, huge and
@@ -107,7 +100,6 @@ mod tests {
     #[test]
     fn finds_the_portable_filters_step() {
         let mut mix = Mix(0x9e37_79b9);
-        let specials = [0.0, -0.0, f32::NAN, f32::INFINITY, -1.0, 3e38, 1e-45, 1.0];
         for case in 0..400 {
             let n = 1 + (mix.next() % 40) as usize;
             let odd = case % 3 == 0;
@@ -116,20 +108,14 @@ mod tests {
                     core::array::from_fn(|_| {
                         let r = mix.next();
                         if odd && r.is_multiple_of(53) {
-                            specials[(r >> 8) as usize % specials.len()]
+                            SPECIAL_WEIGHTS[(r >> 8) as usize % SPECIAL_WEIGHTS.len()]
                         } else {
                             f32::from_bits(0x3000_0000 + (r >> 40) as u32 % 0x0f80_0000)
                         }
                     })
                 })
                 .collect();
-            let (seed, row) = (mix.next(), mix.next() >> (mix.next() % 64));
-            let stream = [Stream::Race, Stream::Bonus, Stream::Draft][case % 3];
-            let first = if case % 5 == 0 {
-                (u32::MAX - 100) as usize
-            } else {
-                (mix.next() % 100_000) as usize * LANES
-            };
+            let (seed, stream, row, first) = mix.noise_address(case);
             let bar = match case % 4 {
                 0 => f64::INFINITY,
                 1 => f64::from_bits(mix.next() >> 2),

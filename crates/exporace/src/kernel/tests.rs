@@ -8,6 +8,12 @@ use alloc::vec::Vec;
 use super::*;
 use crate::race::scalar;
 
+/// Weights that the seeded searches' tests plant: zeros of both signs, NaN,
+/// an infinity, a negative, a huge, the least subnormal and 1.
+#[cfg(any(x86_avx2, x86_avx512))]
+pub(crate) const SPECIAL_WEIGHTS: [f32; 8] =
+    [0.0, -0.0, f32::NAN, f32::INFINITY, -1.0, 3e38, 1e-45, 1.0];
+
 /// SplitMix64, for inputs that share no code with what they test.
 pub(crate) struct Mix(pub(crate) u64);
 
@@ -22,6 +28,23 @@ impl Mix {
 
     pub(crate) fn below(&mut self, n: u64) -> u64 {
         self.next() % n
+    }
+
+    /// A chunk's noise address for the seeded searches' tests, case `case`
+    /// of a series: (seed, stream, row, first token), with rows of every
+    /// width, the three streams in turn, and every fifth case's counters
+    /// wrapping past `u32::MAX`.
+    #[cfg(any(x86_avx2, x86_avx512))]
+    pub(crate) fn noise_address(&mut self, case: usize) -> (u64, crate::noise::Stream, u64, usize) {
+        use crate::noise::Stream;
+        let (seed, row) = (self.next(), self.next() >> (self.next() % 64));
+        let stream = [Stream::Race, Stream::Bonus, Stream::Draft][case % 3];
+        let first = if case.is_multiple_of(5) {
+            (u32::MAX - 100) as usize
+        } else {
+            (self.next() % 100_000) as usize * LANES
+        };
+        (seed, stream, row, first)
     }
 
     fn unit(&mut self) -> f64 {
