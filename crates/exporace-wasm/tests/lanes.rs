@@ -13,7 +13,8 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use exporace::noise::{self, Stream};
 use exporace::{
-    Form, NanPolicy, NoiseFloat, SpecBatch, race_div, race_mul, race_seeded, recover_tokens,
+    Error, Form, NanPolicy, NoiseFloat, RaceResult, SpecBatch, race_div, race_mul, race_seeded,
+    recover_tokens,
 };
 
 /// xorshift64, for addresses and weights that share no code with the core.
@@ -123,6 +124,7 @@ both_precisions! {
     filter_checks_and_winners => filter_checks_and_winners_f32, filter_checks_and_winners_f64;
     sign_edges => sign_edges_f32, sign_edges_f64;
     recover_equals_naive_argmax => recover_equals_naive_argmax_f32, recover_equals_naive_argmax_f64;
+    grouped_equals_alone => grouped_equals_alone_f32, grouped_equals_alone_f64;
 }
 
 const STREAMS: [Stream; 4] = [Stream::Race, Stream::Accept, Stream::Bonus, Stream::Draft];
@@ -253,6 +255,16 @@ fn sign_edges<T: NoiseFloat>() {
     }
 }
 
+/// `cu_num_draft_tokens` for requests of `per` positions each.
+fn prefix_sums(per: &[usize]) -> Vec<i32> {
+    per.iter()
+        .scan(0, |sum, &k| {
+            *sum += k as i32;
+            Some(*sum)
+        })
+        .collect()
+}
+
 /// Recovered tokens against a naive argmax over each position's residual
 /// weights times its request's noise, ties to the lowest index: winner and
 /// runner-up. Positions with and without draft probabilities, 1 to 5 of them
@@ -265,13 +277,7 @@ fn recover_equals_naive_argmax<T: NoiseFloat>() {
         let v = 1 + (x.next() % 5000) as usize;
         let requests = 1 + (x.next() % 3) as usize;
         let per: Vec<usize> = (0..requests).map(|_| 1 + (x.next() % 5) as usize).collect();
-        let cu: Vec<i32> = per
-            .iter()
-            .scan(0, |sum, &k| {
-                *sum += k as i32;
-                Some(*sum)
-            })
-            .collect();
+        let cu = prefix_sums(&per);
         let t = per.iter().sum::<usize>();
         let drafts: Vec<i32> = (0..t)
             .map(|_| match x.next() % 5 {
@@ -340,4 +346,137 @@ fn recover_equals_naive_argmax<T: NoiseFloat>() {
             }
         }
     }
+}
+
+/// A result with its scores as bits and an error with a noise value's
+/// index as its token (the row of `inv_q` it sits in differs between a
+/// batch and the same positions in requests of their own), for comparing.
+fn comparable<T: NoiseFloat>(r: Result<Vec<RaceResult<T>>, Error>) -> String {
+    match r {
+        Ok(races) => races
+            .iter()
+            .map(|r| {
+                let c = |c: exporace::Contender<T>| (c.token, c.score.to_f64().to_bits());
+                format!("{:?} {:?}; ", c(r.winner), r.runner_up.map(c))
+            })
+            .collect(),
+        Err(Error::BadValue {
+            tensor: "inv_q",
+            at,
+            value,
+            problem,
+        }) => format!(
+            "inv_q token {} {:#x} {problem}",
+            at.index % at.row_len,
+            value.to_bits()
+        ),
+        Err(e) => format!("{e}"),
+    }
+}
+
+/// Requests of 2 to 5 draft positions (scanned together: the group pass,
+/// `group_simd128` in wasm) against the same positions each in a request of
+/// its own (each row scanned alone, on the race's own lanes), with and
+/// without draft probabilities and under every NaN policy: the same
+/// winners, runners-up and score bits, or the same error. Rows of up to 3
+/// spans of 1024 tokens and a remainder, values on a grid (ties) or spread
+/// out (`inv_q` as `1 / E`); values planted in the target and
+/// draft probabilities and in the noise: NaN, infinities, negatives, `-0.0`,
+/// subnormals, huge values and, in the noise, `+0.0`.
+fn grouped_equals_alone<T: NoiseFloat>() {
+    let odd_weights = [
+        f32::NAN,
+        f32::INFINITY,
+        -0.5,
+        -0.0,
+        f32::from_bits(1),
+        1e30,
+        0.0,
+    ];
+    let odd_noise = [
+        f64::NAN,
+        f64::INFINITY,
+        -2.0,
+        -0.0,
+        0.0,
+        1e-300,
+        1e-40,
+        1e300,
+    ];
+    let mut x = Xs(0x6_0A5E_7A10_0E00 ^ T::BITS as u64);
+    let mut errors = 0;
+    for case in 0..48usize {
+        let v = 1 + (x.next() % 3300) as usize;
+        let requests = 1 + (x.next() % 3) as usize;
+        let per: Vec<usize> = (0..requests).map(|_| 2 + (x.next() % 4) as usize).collect();
+        let cu = prefix_sums(&per);
+        let t = per.iter().sum::<usize>();
+        let drafts: Vec<i32> = (0..t)
+            .map(|_| match x.next() % 4 {
+                0 => -1,
+                _ => (x.next() % v as u64) as i32,
+            })
+            .collect();
+        // On a grid of eighths (ties) in odd cases, else spread out, so
+        // that spans' largest scores differ and the hints skip spans.
+        let grid = case % 2 == 1;
+        let mut prob = || match grid {
+            true => (x.next() % 9) as f32 * 0.125,
+            false => (x.next() >> 40) as f32 * 2f32.powi(-24),
+        };
+        let mut target: Vec<f32> = (0..t * v).map(|_| prob()).collect();
+        let mut draft: Vec<f32> = (0..t * v).map(|_| prob()).collect();
+        let mut inv_q: Vec<f64> = (0..requests * v)
+            .map(|_| match grid {
+                true => (1 + x.next() % 16) as f64 * 0.25,
+                false => 1.0 / (1.0 - (x.next() >> 11) as f64 * 2f64.powi(-53)).ln().abs(),
+            })
+            .collect();
+        // A quarter of the cases clean; else one to three odd values in
+        // one of the three inputs.
+        for _ in 0..[0, 1, 2, 3][case % 4] {
+            let pick = x.next() as usize;
+            match case / 4 % 3 {
+                0 => target[pick % (t * v)] = odd_weights[pick / 7 % odd_weights.len()],
+                1 => draft[pick % (t * v)] = odd_weights[pick / 7 % odd_weights.len()],
+                _ => inv_q[pick % (requests * v)] = odd_noise[pick / 7 % odd_noise.len()],
+            }
+        }
+        let inv_q: Vec<T> = inv_q.into_iter().map(T::from_f64).collect();
+        // Each position a request of its own, with its request's noise row.
+        let alone_cu: Vec<i32> = (1..=t as i32).collect();
+        let alone_q: Vec<T> = (0..t)
+            .flat_map(|pos| {
+                let r = cu
+                    .iter()
+                    .position(|&c| pos < c as usize)
+                    .expect("in a request");
+                inv_q[r * v..(r + 1) * v].iter().copied()
+            })
+            .collect();
+        for with_draft in [false, true] {
+            let batch = |cu| SpecBatch {
+                vocab_size: v,
+                cu_num_draft_tokens: cu,
+                draft_token_ids: &drafts,
+                target_probs: &target,
+                draft_probs: with_draft.then_some(&draft[..]),
+            };
+            for policy in [
+                NanPolicy::Reject,
+                NanPolicy::FirstNanWins,
+                NanPolicy::NanNeverWins,
+            ] {
+                let grouped = recover_tokens(&batch(&cu), &inv_q, policy);
+                errors += usize::from(grouped.is_err());
+                let alone = recover_tokens(&batch(&alone_cu), &alone_q, policy);
+                assert_eq!(
+                    comparable(grouped),
+                    comparable(alone),
+                    "case {case} V {v} drafts {with_draft} {policy:?}"
+                );
+            }
+        }
+    }
+    assert!(errors > 40, "only {errors} errors");
 }

@@ -1,8 +1,11 @@
 //! The group pass of [`shared`](super::shared) on plain Rust lanes, one span
 //! at a time: each span's keys for four rows raced against one noise row,
-//! and whether its values are valid. LLVM vectorises it for SSE2, AVX2 and
-//! SIMD128. Builds with AVX-512 run the pass on 512-bit registers instead
-//! (`keys_avx512::group_keys`), and test it against this one.
+//! and whether its values are valid. LLVM vectorises it for SSE2 and AVX2.
+//! Builds with AVX-512 run the pass on 512-bit registers instead
+//! (`keys_avx512::group_keys`), and test it against this one. Wasm builds
+//! with SIMD128 take their steps from `group_simd128`, tested in the
+//! browser through `recover_tokens` (`exporace-wasm`'s `tests/lanes.rs`:
+//! positions scanned together against the same positions scanned alone).
 
 use core::ops::Range;
 
@@ -135,6 +138,9 @@ fn lanes<T: NoiseFloat, const NOISE_CHECK: bool>(
     weight: impl Fn(f32, f32) -> f32 + Copy,
 ) -> GroupLook {
     let stepped = {
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        let (keys, inputs) = super::group_simd128::steps::<T, NOISE_CHECK>(p, d, noise, narrow);
+        #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
         let (keys, inputs) = steps::<T, NOISE_CHECK>(p, d, noise, narrow, weight);
         (keys, inputs, 0..noise.len() / LANES * LANES)
     };
@@ -168,6 +174,34 @@ pub(super) fn with_the_rest<T: NoiseFloat, const NOISE_CHECK: bool>(
     )
 }
 
+/// One step of [`zip_steps`]: the noise, then the four rows' `p`, then
+/// their `d`, paired as the zips pair them.
+pub(super) type Step<'a, T, const W: usize> = (
+    (
+        &'a [T; W],
+        ((&'a [f32; W], &'a [f32; W]), (&'a [f32; W], &'a [f32; W])),
+    ),
+    ((&'a [f32; W], &'a [f32; W]), (&'a [f32; W], &'a [f32; W])),
+);
+
+/// The steps of `W` tokens of `noise` and of the four rows' `p` and `d`,
+/// zipped (the tokens past `noise`'s last multiple of `W` are left out):
+/// the iteration of the group pass's lanes here and in `group_simd128`.
+#[inline(always)]
+pub(super) fn zip_steps<'a, T, const W: usize>(
+    p: [&'a [f32]; GROUP],
+    d: [&'a [f32]; GROUP],
+    noise: &'a [T],
+) -> impl Iterator<Item = Step<'a, T, W>> {
+    let nc = noise.as_chunks::<W>().0;
+    let steps = nc.len();
+    let [p0, p1, p2, p3] = p.map(|x| &x.as_chunks::<W>().0[..steps]);
+    let [d0, d1, d2, d3] = d.map(|x| &x.as_chunks::<W>().0[..steps]);
+    nc.iter()
+        .zip(p0.iter().zip(p1).zip(p2.iter().zip(p3)))
+        .zip(d0.iter().zip(d1).zip(d2.iter().zip(d3)))
+}
+
 /// The steps of [`LANES`] tokens of the group pass (the span's tokens up to
 /// its last multiple of [`LANES`]): each row's key over them, and the
 /// largest input bits kept (see [`lanes`]). Per lane, a maximum of input
@@ -179,6 +213,7 @@ pub(super) fn with_the_rest<T: NoiseFloat, const NOISE_CHECK: bool>(
 /// together with the first row: kept apart, before the rows, the noise's
 /// maximum made LLVM vectorise across steps and assemble lanes one by one,
 /// 3x the instructions).
+#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
 #[inline(always)]
 pub(super) fn steps<T: NoiseFloat, const NOISE_CHECK: bool>(
     p: [&[f32]; GROUP],
@@ -189,16 +224,8 @@ pub(super) fn steps<T: NoiseFloat, const NOISE_CHECK: bool>(
 ) -> ([u32; GROUP], u32) {
     let mut inputs = [0u32; LANES];
     let mut scores = [[0u32; LANES]; GROUP];
-    let nc = noise.as_chunks::<LANES>().0;
-    let steps = nc.len();
-    let [p0, p1, p2, p3] = p.map(|x| &x.as_chunks::<LANES>().0[..steps]);
-    let [d0, d1, d2, d3] = d.map(|x| &x.as_chunks::<LANES>().0[..steps]);
-    let each = nc
-        .iter()
-        .zip(p0.iter().zip(p1).zip(p2.iter().zip(p3)))
-        .zip(d0.iter().zip(d1).zip(d2.iter().zip(d3)));
     let [s0, s1, s2, s3] = &mut scores;
-    for ((nl, ((p0, p1), (p2, p3))), ((d0, d1), (d2, d3))) in each {
+    for ((nl, ((p0, p1), (p2, p3))), ((d0, d1), (d2, d3))) in zip_steps::<T, LANES>(p, d, noise) {
         let nl: [f32; LANES] = core::array::from_fn(|l| narrow(nl[l]));
         // One closure per row, each with its own accumulator: written as a
         // loop over the rows, the accumulators stayed in memory. The noise

@@ -22,6 +22,8 @@ mod clear_avx512;
     any(test, not(all(target_arch = "x86_64", target_feature = "avx512f")))
 ))]
 mod group_lanes;
+#[cfg(all(feature = "alloc", target_arch = "wasm32", target_feature = "simd128"))]
+mod group_simd128;
 #[cfg(feature = "alloc")]
 mod hinted;
 #[cfg(all(feature = "alloc", target_arch = "x86_64", target_feature = "avx512f"))]

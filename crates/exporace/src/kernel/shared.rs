@@ -55,24 +55,13 @@ pub(crate) fn scan_shared<T: NoiseFloat>(
 ) -> Vec<Scan<T>> {
     let noise = &noise[range.clone()];
     let mut outs = Vec::with_capacity(weights.len());
-    // In wasm with f32 noise, rows with draft probabilities are scanned
-    // alone: for them the group pass (two weight rows and the noise per
-    // step, for four rows) took 0.96x and 1.17x as long at batch 1 and
-    // V 152064 in two runs, 1.06x at V 32000, 0.94x at batch 8 and 0.99x
-    // at batch 64 (Node, `WasmArray` inputs, calls of the two builds
-    // interleaved).
-    // Plain and n-gram rows go through the group pass everywhere: in wasm
-    // with f32 noise it took 0.81x to 0.90x of scanning each row alone at
-    // batch 1, 0.71x to 0.81x at batch 8 and 0.67x to 0.72x at batch 64
-    // (V 32000 to 262144), and with f64 noise, in f32, about half of a
-    // row's own scan on f64 lanes (B 8 and 64).
-    let residual_rows = matches!(weights.first(), Some(Weights::Residual { .. }));
-    let group = if cfg!(target_arch = "wasm32") && T::BITS == 32 && residual_rows {
-        1
-    } else {
-        GROUP
-    };
-    for rows in weights.chunks(group) {
+    // Rows with draft probabilities go through the group pass in wasm too:
+    // with `group_simd128`'s steps, recover f32 with draft probabilities
+    // took 0.86x (batch 1), 0.77x (batch 8) and 0.83x (batch 64) as long
+    // as with each row scanned alone at V 152064 (Node, `WasmArray`
+    // inputs, calls of the two builds interleaved); with LLVM's steps of
+    // 16 tokens it had taken 0.94x to 1.17x.
+    for rows in weights.chunks(GROUP) {
         let rows: Vec<Weights<'_>> = rows.iter().map(|w| w.range(range.clone())).collect();
         if let [one] = rows[..] {
             outs.push(scan(Form::Mul, one, noise, policy, range.start));
