@@ -49,7 +49,7 @@ impl BatchInput {
     /// `WasmArray`s.
     fn read(v: &JsValue, what: &str) -> JsResult<Self> {
         args::object(v, what, &BATCH_FIELDS)?;
-        let get = |name: &str| args::field(v, what, name);
+        let get = |name: &'static str| args::field(v, what, name);
         let path = |name: &str| format!("{what}.{name}");
         Ok(BatchInput {
             vocab_size: args::usize_arg(&get("vocabSize")?, &path("vocabSize"))?,
@@ -220,7 +220,7 @@ fn rejection_typed<T: SamePrecision>(
 #[wasm_bindgen(js_name = rejectionSample)]
 pub fn rejection_sample(inputs: JsValue, opts: JsValue) -> JsResult<JsValue> {
     args::object(&inputs, "inputs", &REJECTION_FIELDS)?;
-    let get = |name: &str| args::field(&inputs, "inputs", name);
+    let get = |name: &'static str| args::field(&inputs, "inputs", name);
     let inv_q = args::noise(&get("invQ")?, "inputs.invQ")?;
     let bonus_inv_q = get("bonusInvQ")?;
     let a = RejectionArgs {
