@@ -255,14 +255,50 @@ fn sign_edges<T: NoiseFloat>() {
     }
 }
 
-/// `cu_num_draft_tokens` for requests of `per` positions each.
-fn prefix_sums(per: &[usize]) -> Vec<i32> {
-    per.iter()
-        .scan(0, |sum, &k| {
-            *sum += k as i32;
-            Some(*sum)
-        })
-        .collect()
+/// A random batch layout: a vocabulary of 1 to `max_v` tokens, 1 to 3
+/// requests of `least` to 5 draft positions, and draft tokens that are
+/// placeholders, hit the vocabulary's ends or fall anywhere in it.
+struct Layout {
+    v: usize,
+    requests: usize,
+    /// `cu_num_draft_tokens`.
+    cu: Vec<i32>,
+    /// Draft positions in all.
+    t: usize,
+    drafts: Vec<i32>,
+}
+
+impl Layout {
+    fn random(x: &mut Xs, max_v: u64, least: u64) -> Self {
+        let v = 1 + (x.next() % max_v) as usize;
+        let requests = 1 + (x.next() % 3) as usize;
+        let per: Vec<usize> = (0..requests)
+            .map(|_| (least + x.next() % (6 - least)) as usize)
+            .collect();
+        let cu = per
+            .iter()
+            .scan(0, |sum, &k| {
+                *sum += k as i32;
+                Some(*sum)
+            })
+            .collect();
+        let t = per.iter().sum::<usize>();
+        let drafts = (0..t)
+            .map(|_| match x.next() % 5 {
+                0 => -1,
+                1 => 0,
+                2 => v as i32 - 1,
+                _ => (x.next() % v as u64) as i32,
+            })
+            .collect();
+        Layout {
+            v,
+            requests,
+            cu,
+            t,
+            drafts,
+        }
+    }
 }
 
 /// Recovered tokens against a naive argmax over each position's residual
@@ -274,19 +310,13 @@ fn prefix_sums(per: &[usize]) -> Vec<i32> {
 fn recover_equals_naive_argmax<T: NoiseFloat>() {
     let mut x = Xs(0x7EC0_7E25_C0FF_EE00 ^ T::BITS as u64);
     for case in 0..40usize {
-        let v = 1 + (x.next() % 5000) as usize;
-        let requests = 1 + (x.next() % 3) as usize;
-        let per: Vec<usize> = (0..requests).map(|_| 1 + (x.next() % 5) as usize).collect();
-        let cu = prefix_sums(&per);
-        let t = per.iter().sum::<usize>();
-        let drafts: Vec<i32> = (0..t)
-            .map(|_| match x.next() % 5 {
-                0 => -1,
-                1 => 0,
-                2 => v as i32 - 1,
-                _ => (x.next() % v as u64) as i32,
-            })
-            .collect();
+        let Layout {
+            v,
+            requests,
+            cu,
+            t,
+            drafts,
+        } = Layout::random(&mut x, 5000, 1);
         let mut prob = || match x.next() % 4 {
             0 => 0.0,
             _ => (x.next() % 8) as f32 * 0.125,
@@ -406,17 +436,13 @@ fn grouped_equals_alone<T: NoiseFloat>() {
     let mut x = Xs(0x6_0A5E_7A10_0E00 ^ T::BITS as u64);
     let mut errors = 0;
     for case in 0..48usize {
-        let v = 1 + (x.next() % 3300) as usize;
-        let requests = 1 + (x.next() % 3) as usize;
-        let per: Vec<usize> = (0..requests).map(|_| 2 + (x.next() % 4) as usize).collect();
-        let cu = prefix_sums(&per);
-        let t = per.iter().sum::<usize>();
-        let drafts: Vec<i32> = (0..t)
-            .map(|_| match x.next() % 4 {
-                0 => -1,
-                _ => (x.next() % v as u64) as i32,
-            })
-            .collect();
+        let Layout {
+            v,
+            requests,
+            cu,
+            t,
+            drafts,
+        } = Layout::random(&mut x, 3300, 2);
         // On a grid of eighths (ties) in odd cases, else spread out, so
         // that spans' largest scores differ and the hints skip spans.
         let grid = case % 2 == 1;
