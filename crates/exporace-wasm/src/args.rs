@@ -5,17 +5,31 @@
 //! property read goes through `Reflect`, whose exceptions become errors.
 
 use std::cell::RefCell;
+use std::fmt;
 
 use exporace::NanPolicy;
 use exporace::noise::Stream;
 use js_sys::{Array, Float32Array, Float64Array, Int32Array, Reflect, Uint8Array};
 use serde::Deserialize;
+use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsError, JsValue};
 
 use crate::arrays::Input;
 
 /// The result type of every exported function.
 pub type JsResult<T> = Result<T, JsError>;
+
+/// A field's name in error messages, `object.field`, spelt out only when an
+/// error needs it: formatted on every call, the names of a `recoverTokens`
+/// batch's five fields took a twelfth of a call on 4 x 16 tokens (Node,
+/// `--cpu-prof`).
+pub struct FieldPath<'a>(pub &'a str, pub &'static str);
+
+impl fmt::Display for FieldPath<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}.{}", self.0, self.1)
+    }
+}
 
 /// The largest integer a JavaScript number holds exactly, 2^53 - 1.
 const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
@@ -37,13 +51,13 @@ pub fn describe(v: &JsValue) -> String {
     v.js_typeof().as_string().unwrap_or_else(|| "value".into())
 }
 
-fn wrong_type(what: &str, expected: &str, got: &JsValue) -> JsError {
+fn wrong_type(what: &(impl fmt::Display + ?Sized), expected: &str, got: &JsValue) -> JsError {
     JsError::new(&format!("{what} must be {expected}, got {}", describe(got)))
 }
 
 /// Reserves room for `n` values of `T`, or fails with an error naming `what`
 /// instead of aborting the module when wasm memory cannot grow that far.
-pub fn reserve<T>(n: usize, what: &str) -> JsResult<Vec<T>> {
+pub fn reserve<T>(n: usize, what: &(impl fmt::Display + ?Sized)) -> JsResult<Vec<T>> {
     let mut v = Vec::new();
     v.try_reserve_exact(n).map_err(|_| {
         JsError::new(&format!(
@@ -93,7 +107,7 @@ element!(u8, Uint8Array, "a Uint8Array");
 
 /// Copies a typed array of `E` into wasm memory (the one copy a typed array
 /// needs to reach wasm).
-pub fn copy<E: Element>(a: &E::Array, what: &str) -> JsResult<Vec<E>> {
+pub fn copy<E: Element>(a: &E::Array, what: &(impl fmt::Display + ?Sized)) -> JsResult<Vec<E>> {
     let n = E::length(a) as usize;
     let mut v = reserve::<E>(n, what)?;
     v.resize(n, E::default());
@@ -103,7 +117,7 @@ pub fn copy<E: Element>(a: &E::Array, what: &str) -> JsResult<Vec<E>> {
 
 /// `v` as a typed array of `E` (or a `WasmArray` of its dtype), copied into
 /// wasm memory.
-pub fn array<E: Element>(v: &JsValue, what: &str) -> JsResult<Vec<E>> {
+pub fn array<E: Element>(v: &JsValue, what: &(impl fmt::Display + ?Sized)) -> JsResult<Vec<E>> {
     if let Some(a) = v.dyn_ref::<E::Array>() {
         return copy(a, what);
     }
@@ -113,7 +127,7 @@ pub fn array<E: Element>(v: &JsValue, what: &str) -> JsResult<Vec<E>> {
     }
 }
 
-/// Like [`array`], but `undefined` and `null` give `None`.
+/// Like [`array()`], but `undefined` and `null` give `None`.
 pub fn optional_array<E: Element>(v: &JsValue, what: &str) -> JsResult<Option<Vec<E>>> {
     if v.is_undefined() || v.is_null() {
         return Ok(None);
@@ -199,7 +213,7 @@ pub(crate) use with_noise;
 
 /// An unsigned 64-bit integer: a `bigint` in [0, 2^64) or a non-negative safe
 /// integer `number`.
-pub fn u64_arg(v: &JsValue, what: &str) -> JsResult<u64> {
+pub fn u64_arg(v: &JsValue, what: &(impl fmt::Display + ?Sized)) -> JsResult<u64> {
     if v.is_bigint() {
         return u64::try_from(v.clone()).map_err(|_| {
             let text = v
@@ -229,7 +243,7 @@ pub fn seed_arg(v: &JsValue, what: &str) -> JsResult<Option<u64>> {
 }
 
 /// A size or index that must fit the module's `usize`.
-pub fn usize_arg(v: &JsValue, what: &str) -> JsResult<usize> {
+pub fn usize_arg(v: &JsValue, what: &(impl fmt::Display + ?Sized)) -> JsResult<usize> {
     let x = u64_arg(v, what)?;
     usize::try_from(x).map_err(|_| {
         JsError::new(&format!(
@@ -277,28 +291,59 @@ fn with_name<R>(name: &'static str, f: impl FnOnce(&JsValue) -> R) -> R {
     })
 }
 
+#[wasm_bindgen(module = "/js/boundary.js")]
+extern "C" {
+    /// The first own string key of `obj` outside `names` (a JS array of
+    /// strings), `undefined` if none, `null` if listing the keys threw.
+    /// Compared from wasm, one call per key and name, the check took a
+    /// fifth of a `recoverTokens` call on 4 x 16 tokens (Node, `--cpu-prof`).
+    #[wasm_bindgen(js_name = unknownField)]
+    fn unknown_field(obj: &JsValue, names: &JsValue) -> JsValue;
+}
+
+thread_local! {
+    /// The JavaScript arrays of the field-name lists that [`object`] was
+    /// given, by the list's address and length, each made once.
+    static LISTS: RefCell<Vec<((usize, usize), JsValue)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Calls `f` with `list` as a JavaScript array of strings, made on the
+/// first call for it.
+fn with_list<R>(list: &'static [&'static str], f: impl FnOnce(&JsValue) -> R) -> R {
+    LISTS.with(|lists| {
+        let mut lists = lists.borrow_mut();
+        let key = (list.as_ptr() as usize, list.len());
+        let at = match lists.iter().position(|(k, _)| *k == key) {
+            Some(at) => at,
+            None => {
+                let names: Array = list.iter().map(|&n| JsValue::from_str(n)).collect();
+                lists.push((key, names.into()));
+                lists.len() - 1
+            }
+        };
+        f(&lists[at].1)
+    })
+}
+
 /// Checks that `v` is a plain object and that it has no keys outside `allowed`,
 /// so that a misspelt field is an error instead of being ignored.
-pub fn object(v: &JsValue, what: &str, allowed: &[&'static str]) -> JsResult<()> {
+pub fn object(v: &JsValue, what: &str, allowed: &'static [&'static str]) -> JsResult<()> {
     if !v.is_object() || Array::is_array(v) {
         return Err(wrong_type(what, "an object", v));
     }
-    let keys = Reflect::own_keys(v)
-        .map_err(|_| JsError::new(&format!("listing the fields of {what} threw an exception")))?;
-    for key in keys.iter() {
-        // Symbols are not fields.
-        if !key.is_string() {
-            continue;
-        }
-        if !allowed.iter().any(|&a| with_name(a, |a| *a == key)) {
-            return Err(JsError::new(&format!(
-                "{what} has an unknown field {:?}; the fields are {}",
-                key.as_string().unwrap_or_default(),
-                allowed.join(", ")
-            )));
-        }
+    let unknown = with_list(allowed, |names| unknown_field(v, names));
+    if unknown.is_null() {
+        return Err(JsError::new(&format!(
+            "listing the fields of {what} threw an exception"
+        )));
     }
-    Ok(())
+    match unknown.as_string() {
+        Some(key) => Err(JsError::new(&format!(
+            "{what} has an unknown field {key:?}; the fields are {}",
+            allowed.join(", ")
+        ))),
+        None => Ok(()),
+    }
 }
 
 /// Property `name` of object `obj` (`undefined` when absent). A getter that

@@ -17,8 +17,9 @@
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
+use std::fmt;
 
-use js_sys::{Float32Array, Float64Array, Int32Array, Reflect, WebAssembly};
+use js_sys::{Float32Array, Float64Array, Int32Array, WebAssembly};
 use wasm_bindgen::prelude::*;
 
 use crate::args::{self, Element, JsResult};
@@ -255,24 +256,15 @@ fn zeros<E: Element>(n: usize) -> JsResult<Vec<E>> {
     Ok(v)
 }
 
-/// The JavaScript strings [`id_of`] looks up on every array argument, made
-/// once per thread: made on each call, with the constructor's name read back
-/// into a Rust `String`, they took half of a `raceMul` call on 16 tokens
-/// (Node, `--cpu-prof`).
-struct Keys {
-    constructor: JsValue,
-    name: JsValue,
-    class: JsValue,
-    id: JsValue,
-}
-
-thread_local! {
-    static KEYS: Keys = Keys {
-        constructor: JsValue::from_str("constructor"),
-        name: JsValue::from_str("name"),
-        class: JsValue::from_str("WasmArray"),
-        id: JsValue::from_str("exporaceArrayId"),
-    };
+#[wasm_bindgen(module = "/js/boundary.js")]
+extern "C" {
+    /// The id of `v` if its constructor's name is `WasmArray`, -1 if not, -2
+    /// if its id getter throws or gives no number. Three `Reflect.get`
+    /// calls from wasm per array argument (the constructor, its name, the
+    /// id) took a tenth of a `recoverTokens` call on 4 x 16 tokens (Node,
+    /// `--cpu-prof`).
+    #[wasm_bindgen(js_name = arrayId)]
+    fn array_id(v: &JsValue) -> f64;
 }
 
 /// The id of `v` if it is a `WasmArray` (its constructor's name and its id
@@ -281,14 +273,14 @@ pub fn id_of(v: &JsValue) -> JsResult<Option<u32>> {
     if !v.is_object() {
         return Ok(None);
     }
-    KEYS.with(|k| {
-        let class = Reflect::get(v, &k.constructor).and_then(|c| Reflect::get(&c, &k.name));
-        if class.ok().as_ref() != Some(&k.class) {
-            return Ok(None);
-        }
-        let id = Reflect::get(v, &k.id).map_err(|_| freed())?;
-        id.as_f64().map(|id| Some(id as u32)).ok_or_else(freed)
-    })
+    let id = array_id(v);
+    if id >= 0.0 {
+        Ok(Some(id as u32))
+    } else if id == -1.0 {
+        Ok(None)
+    } else {
+        Err(freed())
+    }
 }
 
 /// A typed-array argument: copied from JavaScript, or a `WasmArray` read in
@@ -302,7 +294,7 @@ pub enum Input<E> {
 
 impl<E: Element> Input<E> {
     /// Reads `v`: a typed array of `E` or a `WasmArray` of its dtype.
-    pub fn read(v: &JsValue, what: &str) -> JsResult<Self> {
+    pub fn read(v: &JsValue, what: &(impl fmt::Display + ?Sized)) -> JsResult<Self> {
         if let Some(a) = v.dyn_ref::<E::Array>() {
             return Ok(Input::Copied(args::copy(a, what)?));
         }
@@ -316,7 +308,7 @@ impl<E: Element> Input<E> {
     }
 
     /// Like [`Input::read`], but `undefined` and `null` give `None`.
-    pub fn optional(v: &JsValue, what: &str) -> JsResult<Option<Self>> {
+    pub fn optional(v: &JsValue, what: &(impl fmt::Display + ?Sized)) -> JsResult<Option<Self>> {
         if v.is_undefined() || v.is_null() {
             return Ok(None);
         }
@@ -347,7 +339,11 @@ impl<E: Element> Input<E> {
 }
 
 /// The values of array `id` as `E`, or an error naming `what`.
-fn check<'r, E: Element>(r: &'r Registry, id: u32, what: &str) -> JsResult<&'r [E]> {
+fn check<'r, E: Element>(
+    r: &'r Registry,
+    id: u32,
+    what: &(impl fmt::Display + ?Sized),
+) -> JsResult<&'r [E]> {
     let data = r.live.get(&id).ok_or_else(freed)?;
     E::slice(data).ok_or_else(|| {
         JsError::new(&format!(
@@ -361,7 +357,10 @@ fn check<'r, E: Element>(r: &'r Registry, id: u32, what: &str) -> JsResult<&'r [
 
 /// A copy of the values of `WasmArray` `v` as `E` (for the functions that
 /// copy their inputs), or `None` if `v` is not a `WasmArray`.
-pub fn copy_of<E: Element>(v: &JsValue, what: &str) -> JsResult<Option<Vec<E>>> {
+pub fn copy_of<E: Element>(
+    v: &JsValue,
+    what: &(impl fmt::Display + ?Sized),
+) -> JsResult<Option<Vec<E>>> {
     let Some(id) = id_of(v)? else {
         return Ok(None);
     };

@@ -3,9 +3,8 @@
 
 use exporace::scenario::ContenderOut;
 use exporace::{Contender, NoiseFloat, RaceResult, RejectionOutput, RequestTrace};
-use js_sys::{Array, Int32Array, Object, Reflect};
+use js_sys::{Array, Int32Array, Reflect};
 use serde::Serialize;
-use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsError, JsValue};
 
@@ -102,171 +101,77 @@ pub fn to_js<S: Serialize>(value: &S) -> JsResult<JsValue> {
         .map_err(|e| JsError::new(&format!("converting the result: {e}")))
 }
 
+#[wasm_bindgen(module = "/js/boundary.js")]
+extern "C" {
+    /// `{ winner, runnerUp, marginUlps }` from a race's numbers, made in one
+    /// call with object literals: `rt < 0` for no runner-up, `margin < 0`
+    /// for no margin. A score's bits come as two 32-bit words (`hi`, then
+    /// `lo` when `wide`, the f64 case) and go out as `0x` and 8 or 16 hex
+    /// digits, as [`ContenderOut`] spells them. Made from wasm, one
+    /// wasm-to-JS call per field and per bits string, the objects of 32
+    /// races on 16 tokens took a third of a `recoverTokens` call (Node,
+    /// `--cpu-prof`).
+    #[wasm_bindgen(js_name = raceResult)]
+    #[allow(clippy::too_many_arguments)]
+    fn race_result(
+        wt: f64,
+        ws: f64,
+        whi: u32,
+        wlo: u32,
+        rt: f64,
+        rs: f64,
+        rhi: u32,
+        rlo: u32,
+        margin: f64,
+        wide: bool,
+    ) -> JsValue;
+}
+
 /// A race result as a JS object, [`RaceJs`]'s fields in its order.
 pub fn race<T: NoiseFloat>(r: RaceResult<T>) -> JsResult<JsValue> {
-    Ok(KEYS.with(|k| race_object(k, r)).into())
+    Ok(race_object(r))
 }
 
 /// A list of race results as a JS array of objects, as [`race`] makes them.
 pub fn races<T: NoiseFloat>(rs: Vec<RaceResult<T>>) -> JsResult<JsValue> {
     let out = Array::new_with_length(rs.len() as u32);
-    KEYS.with(|k| {
-        for (i, r) in rs.into_iter().enumerate() {
-            out.set(i as u32, race_object(k, r).into());
-        }
-    });
+    for (i, r) in rs.into_iter().enumerate() {
+        out.set(i as u32, race_object(r));
+    }
     Ok(out.into())
 }
 
-#[wasm_bindgen]
-extern "C" {
-    /// A plain object whose fields are set by key, `object[key] = value`:
-    /// through `Reflect.set` the number fields of a small `raceMul` result
-    /// took 1.7 us instead of 0.34 (Node, `--cpu-prof`).
-    #[wasm_bindgen(extends = Object)]
-    type Fields;
-    /// Sets a number field.
-    #[wasm_bindgen(method, indexing_setter)]
-    fn set_number(this: &Fields, key: &JsValue, value: f64);
-    /// Sets a field to any value.
-    #[wasm_bindgen(method, indexing_setter)]
-    fn set_value(this: &Fields, key: &JsValue, value: &JsValue);
-    /// `String.fromCharCode` of 10 code units: an f32 score's bits. A Rust
-    /// string would go through a `TextDecoder`, half a microsecond per
-    /// score in Node.
-    #[wasm_bindgen(js_namespace = String, js_name = fromCharCode)]
-    #[allow(clippy::too_many_arguments)]
-    fn chars10(
-        c0: u16,
-        c1: u16,
-        c2: u16,
-        c3: u16,
-        c4: u16,
-        c5: u16,
-        c6: u16,
-        c7: u16,
-        c8: u16,
-        c9: u16,
-    ) -> JsValue;
-    /// `String.fromCharCode` of 18 code units: an f64 score's bits.
-    #[wasm_bindgen(js_namespace = String, js_name = fromCharCode)]
-    #[allow(clippy::too_many_arguments)]
-    fn chars18(
-        c0: u16,
-        c1: u16,
-        c2: u16,
-        c3: u16,
-        c4: u16,
-        c5: u16,
-        c6: u16,
-        c7: u16,
-        c8: u16,
-        c9: u16,
-        c10: u16,
-        c11: u16,
-        c12: u16,
-        c13: u16,
-        c14: u16,
-        c15: u16,
-        c16: u16,
-        c17: u16,
-    ) -> JsValue;
-}
-
-/// A new empty plain object.
-fn fields() -> Fields {
-    Object::new().unchecked_into()
-}
-
-/// The field names of a race result, made once per thread. Through
-/// serde-wasm-bindgen, a `raceMul` call on 16 tokens spent 47% of its time
-/// building its result (a JavaScript call per field through an error
-/// handler, each number boxed on its own, Node `--cpu-prof`); built here,
-/// the call takes 25% to 28% less time.
-struct Keys {
-    winner: JsValue,
-    runner_up: JsValue,
-    margin_ulps: JsValue,
-    token: JsValue,
-    score: JsValue,
-    bits: JsValue,
-}
-
-thread_local! {
-    static KEYS: Keys = Keys {
-        winner: JsValue::from_str("winner"),
-        runner_up: JsValue::from_str("runnerUp"),
-        margin_ulps: JsValue::from_str("marginUlps"),
-        token: JsValue::from_str("token"),
-        score: JsValue::from_str("score"),
-        bits: JsValue::from_str("bits"),
-    };
+/// A score's bits as two 32-bit words: `(hi, lo)` of an f64, `(bits, 0)`
+/// of an f32.
+fn words<T: NoiseFloat>(x: T) -> (u32, u32) {
+    let b = x.to_bits();
+    if T::BITS == 32 {
+        (b as u32, 0)
+    } else {
+        ((b >> 32) as u32, b as u32)
+    }
 }
 
 /// `{ winner, runnerUp, marginUlps }` as [`RaceJs`] serializes it.
-fn race_object<T: NoiseFloat>(k: &Keys, r: RaceResult<T>) -> Fields {
-    let out = fields();
-    out.set_value(&k.winner, &contender_object(k, r.winner));
-    let runner_up = r
-        .runner_up
-        .map_or(JsValue::NULL, |c| contender_object(k, c).into());
-    out.set_value(&k.runner_up, &runner_up);
-    match r.margin_ulps() {
-        Some(m) => out.set_number(&k.margin_ulps, m as f64),
-        None => out.set_value(&k.margin_ulps, &JsValue::NULL),
-    }
-    out
-}
-
-/// `{ token, score, bits }` as [`ContenderJs`] serializes it.
-fn contender_object<T: NoiseFloat>(k: &Keys, c: Contender<T>) -> Fields {
-    let out = fields();
-    out.set_number(&k.token, c.token as f64);
-    out.set_number(&k.score, c.score.to_f64());
-    let mut d = [0; 18];
-    let text = bits_text(c.score, &mut d).as_bytes();
-    let u = |i: usize| u16::from(text[i]);
-    let bits = if T::BITS == 32 {
-        chars10(u(0), u(1), u(2), u(3), u(4), u(5), u(6), u(7), u(8), u(9))
-    } else {
-        chars18(
-            u(0),
-            u(1),
-            u(2),
-            u(3),
-            u(4),
-            u(5),
-            u(6),
-            u(7),
-            u(8),
-            u(9),
-            u(10),
-            u(11),
-            u(12),
-            u(13),
-            u(14),
-            u(15),
-            u(16),
-            u(17),
-        )
+fn race_object<T: NoiseFloat>(r: RaceResult<T>) -> JsValue {
+    let margin = r.margin_ulps().map_or(-1.0, |m| m as f64);
+    let (whi, wlo) = words(r.winner.score);
+    let (rt, rs, (rhi, rlo)) = match r.runner_up {
+        Some(c) => (c.token as f64, c.score.to_f64(), words(c.score)),
+        None => (-1.0, 0.0, (0, 0)),
     };
-    out.set_value(&k.bits, &bits);
-    out
-}
-
-/// The bits of `x` as [`ContenderOut`] spells them (`0x` and 8 or 16 hex
-/// digits), written into `digits` without `format!`, whose machinery took
-/// a fifth of a small race's result objects (Node, `--cpu-prof`).
-fn bits_text<T: NoiseFloat>(x: T, digits: &mut [u8; 18]) -> &str {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    let n = (T::BITS / 4) as usize;
-    let bits = x.to_bits();
-    digits[..2].copy_from_slice(b"0x");
-    for (i, d) in digits[2..2 + n].iter_mut().enumerate() {
-        *d = HEX[((bits >> (4 * (n - 1 - i))) & 0xf) as usize];
-    }
-    // ASCII only.
-    core::str::from_utf8(&digits[..2 + n]).unwrap_or_default()
+    race_result(
+        r.winner.token as f64,
+        r.winner.score.to_f64(),
+        whi,
+        wlo,
+        rt,
+        rs,
+        rhi,
+        rlo,
+        margin,
+        T::BITS == 64,
+    )
 }
 
 /// A rejection step as `{ maxSpecLen, outputTokenIds: Int32Array, requests }`.
@@ -279,48 +184,4 @@ pub fn rejection<T: NoiseFloat>(out: RejectionOutput<T>) -> JsResult<JsValue> {
     Reflect::set(&obj, &JsValue::from_str("outputTokenIds"), &ids)
         .map_err(|_| JsError::new("could not set outputTokenIds on the result"))?;
     Ok(obj)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::bits_text;
-    use exporace::scenario::ContenderOut;
-    use exporace::{Contender, NoiseFloat};
-
-    /// The bits as the scenario output spells them.
-    fn bits_hex<T: NoiseFloat>(score: T) -> String {
-        ContenderOut::from(Contender { token: 0, score }).bits
-    }
-
-    #[test]
-    fn bits_text_spells_the_scenario_bits() {
-        let f32s = [
-            0.0f32,
-            -0.0,
-            1.0,
-            f32::MIN_POSITIVE,
-            f32::MAX,
-            f32::NAN,
-            -f32::INFINITY,
-            1e-45,
-        ];
-        for x in f32s {
-            let mut digits = [0; 18];
-            assert_eq!(bits_text(x, &mut digits), bits_hex(x));
-        }
-        let f64s = [
-            0.0f64,
-            -0.0,
-            1.5,
-            f64::MIN_POSITIVE,
-            f64::MAX,
-            f64::NAN,
-            f64::INFINITY,
-            5e-324,
-        ];
-        for x in f64s {
-            let mut digits = [0; 18];
-            assert_eq!(bits_text(x, &mut digits), bits_hex(x));
-        }
-    }
 }

@@ -4,7 +4,7 @@
 use exporace::{Bonus, NoiseFloat, RaceResult, RejectionInputs, SpecBatch, SpecTensors, validate};
 use wasm_bindgen::prelude::*;
 
-use crate::args::{self, JsResult, Noise, with_noise, with_noise_input};
+use crate::args::{self, FieldPath, JsResult, Noise, with_noise, with_noise_input};
 use crate::arrays::{self, Input, Registry};
 use crate::output;
 
@@ -50,7 +50,7 @@ impl BatchInput {
     fn read(v: &JsValue, what: &str) -> JsResult<Self> {
         args::object(v, what, &BATCH_FIELDS)?;
         let get = |name: &'static str| args::field(v, what, name);
-        let path = |name: &str| format!("{what}.{name}");
+        let path = |name: &'static str| FieldPath(what, name);
         Ok(BatchInput {
             vocab_size: args::usize_arg(&get("vocabSize")?, &path("vocabSize"))?,
             cu_num_draft_tokens: Input::read(&get("cuNumDraftTokens")?, &path("cuNumDraftTokens"))?,

@@ -23,6 +23,19 @@ const throwing = new Proxy({}, {
   getOwnPropertyDescriptor() { return { enumerable: true, configurable: true, value: 1 }; },
 });
 
+// Listing its keys throws.
+const unlisted = new Proxy(batch(), { ownKeys() { throw new RangeError("boom"); } });
+// Named like a WasmArray, with an id that is no number or whose getter throws.
+const fakeArray = (id, throws = false) => ({
+  constructor: { name: "WasmArray" },
+  get exporaceArrayId() {
+    if (throws) throw new Error("null pointer passed to rust");
+    return id;
+  },
+});
+// Reading its constructor throws: not a WasmArray.
+const noConstructor = { get constructor() { throw new RangeError("boom"); } };
+
 // [call, a fragment the message must contain]
 const garbage = [
   [() => ex.raceMul(), "weights must be a Float32Array, got undefined"],
@@ -62,6 +75,10 @@ const garbage = [
   [() => ex.recoverTokens(batch({ targetProbs: f32(0.5, NaN) }), f64(1, 1)), "NaN value NaN in target_probs at index 1 (row 0, token 1)"],
   [() => ex.recoverTokens(batch(), f64(1, 1, 1)), "length mismatch for inv_q (B*V)"],
   [() => ex.recoverTokens(throwing, f64(1, 1)), "reading batch.vocabSize threw an exception"],
+  [() => ex.recoverTokens(unlisted, f64(1, 1)), "listing the fields of batch threw an exception"],
+  [() => ex.recoverTokens(batch({ targetProbs: fakeArray("x") }), f64(1, 1)), "the WasmArray was freed"],
+  [() => ex.recoverTokens(batch({ targetProbs: fakeArray(undefined, true) }), f64(1, 1)), "the WasmArray was freed"],
+  [() => ex.recoverTokens(batch({ targetProbs: noConstructor }), f64(1, 1)), "batch.targetProbs must be a Float32Array"],
   [() => ex.rejectionSample({ batch: batch(), invQ: f64(1, 1), uniform: f64(0.5) }), "give either bonusTokenIds"],
   [() => ex.rejectionSample({ batch: batch(), invQ: f64(1, 1), uniform: f64(1.5), bonusTokenIds: i32(0) }), "outside [0, 1] value 1.5 in uniform"],
   [() => ex.rejectionSample({ batch: batch(), invQ: f64(1, 1), uniform: f64(0.5), bonusProbs: f32(1, 1), bonusInvQ: f32(1, 1) }), "inputs.bonusInvQ must be a Float64Array like invQ"],
@@ -117,4 +134,11 @@ test("thousands of failing calls leave the module usable", () => {
     assert.throws(() => ex.randint(-1n, 0n));
   }
   assert.equal(golden(), json("race_f32.result.json").result.winner.bits);
+});
+
+test("symbol keys are not fields; a field name is matched whole", () => {
+  const tagged = { ...batch(), [Symbol("tag")]: 1 };
+  assert.equal(ex.recoverTokens(tagged, f64(1, 1))[0].winner.token, 1, "the draft token 0 is zeroed");
+  assert.throws(() => ex.recoverTokens(batch({ vocabSiz: 2 }), f64(1, 1)), /unknown field "vocabSiz"/);
+  assert.throws(() => ex.raceMul(f32(1), f64(1), { nanPolicyX: "reject" }), /unknown field "nanPolicyX"/);
 });

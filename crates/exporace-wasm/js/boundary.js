@@ -1,0 +1,59 @@
+// The JavaScript side of the package's calls: the few steps of a call that
+// cost less made here, in one call from wasm, than as one wasm-to-JavaScript
+// call per field. They take and give what the Rust side computed; no value
+// is computed here. ES module; the nodejs build gets a CommonJS copy
+// (scripts/build-pkg.sh), so only `export function` declarations export.
+
+// Two hex digits per byte value.
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
+const hex8 = (w) => HEX[w >>> 24] + HEX[(w >>> 16) & 255] + HEX[(w >>> 8) & 255] + HEX[w & 255];
+// `0x` and 8 hex digits (an f32's bits, `hi`) or 16 (an f64's, `hi` then `lo`).
+const bits = (hi, lo, wide) => (wide ? "0x" + hex8(hi) + hex8(lo) : "0x" + hex8(hi));
+
+/**
+ * `{ winner, runnerUp, marginUlps }`: `rt < 0` for no runner-up, `margin < 0`
+ * for no margin.
+ */
+export function raceResult(wt, ws, whi, wlo, rt, rs, rhi, rlo, margin, wide) {
+  return {
+    winner: { token: wt, score: ws, bits: bits(whi, wlo, wide) },
+    runnerUp: rt < 0 ? null : { token: rt, score: rs, bits: bits(rhi, rlo, wide) },
+    marginUlps: margin < 0 ? null : margin,
+  };
+}
+
+/**
+ * The id of `v` if it is a `WasmArray` (its constructor's name is
+ * "WasmArray"), -1 if it is not one, -2 if reading its id throws or gives no
+ * number (a freed array).
+ */
+export function arrayId(v) {
+  let name;
+  try {
+    name = v.constructor.name;
+  } catch {
+    return -1;
+  }
+  if (name !== "WasmArray") return -1;
+  try {
+    const id = v.exporaceArrayId;
+    return typeof id === "number" ? id : -2;
+  } catch {
+    return -2;
+  }
+}
+
+/**
+ * The first own string key of `obj` that is not in `names` (symbols are not
+ * fields), `undefined` if there is none, `null` if listing the keys throws.
+ */
+export function unknownField(obj, names) {
+  let keys;
+  try {
+    keys = Reflect.ownKeys(obj);
+  } catch {
+    return null;
+  }
+  for (const k of keys) if (typeof k === "string" && !names.includes(k)) return k;
+  return undefined;
+}
