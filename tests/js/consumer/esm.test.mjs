@@ -60,6 +60,32 @@ test("seeded raceMul (f32) equals the golden race", () => {
   assert.equal(r.marginUlps, g.margin_ulps);
 });
 
+test("bits spell every hex digit, zeros, subnormals, infinity and the largest values", () => {
+  // Each score is w * invQ with w = 1 (exact), so its bits are invQ's, set
+  // here through a DataView.
+  const f32Of = (bits) => { const v = new DataView(new ArrayBuffer(4)); v.setUint32(0, bits); return v.getFloat32(0); };
+  const f64Of = (hi, lo) => { const v = new DataView(new ArrayBuffer(8)); v.setUint32(0, hi); v.setUint32(4, lo); return v.getFloat64(0); };
+  const f32Cases = [
+    [[0x3fabcdef, 0x01234567], ["0x3fabcdef", "0x01234567"]],
+    [[0x7f7fffff, 0x00000001], ["0x7f7fffff", "0x00000001"]],
+    [[0x7f800000, 0x00000000], ["0x7f800000", "0x00000000"]],
+    [[0x00800000, 0x007fffff], ["0x00800000", "0x007fffff"]],
+  ];
+  for (const [[a, b], want] of f32Cases) {
+    const r = ex.raceMul(new Float32Array([1, 1]), new Float32Array([f32Of(a), f32Of(b)]));
+    assert.deepEqual([r.winner.bits, r.runnerUp.bits], want);
+  }
+  const f64Cases = [
+    [[[0x3ff00000, 0x00abcdef], [0x3fe98765, 0x43210fed]], ["0x3ff0000000abcdef", "0x3fe9876543210fed"]],
+    [[[0x7fefffff, 0xffffffff], [0x00000000, 0x00000001]], ["0x7fefffffffffffff", "0x0000000000000001"]],
+    [[[0x7ff00000, 0x00000000], [0x00000000, 0x00000000]], ["0x7ff0000000000000", "0x0000000000000000"]],
+  ];
+  for (const [[a, b], want] of f64Cases) {
+    const r = ex.raceMul(new Float32Array([1, 1]), new Float64Array([f64Of(...a), f64Of(...b)]));
+    assert.deepEqual([r.winner.bits, r.runnerUp.bits], want);
+  }
+});
+
 test("a race result is { winner, runnerUp, marginUlps }, null where there is no runner-up", () => {
   // 0.25 * 4 = 1 beats 0.5 * 1 = 0.5, exactly, 2^23 fp32 ulps apart.
   const two = ex.raceMul(new Float32Array([0.5, 0.25]), new Float32Array([1, 4]));
