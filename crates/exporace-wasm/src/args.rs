@@ -2,7 +2,8 @@
 //! option objects. Every check happens here, before any value reaches the core,
 //! and every failure is a `JsError` that names the argument. Nothing here can
 //! trap: typed arrays are copied into memory reserved fallibly, and every
-//! property read goes through `Reflect`, whose exceptions become errors.
+//! property read goes through `Reflect` or a function of `js/boundary.js`
+//! that catches, and their exceptions become errors.
 
 use std::cell::RefCell;
 use std::fmt;
