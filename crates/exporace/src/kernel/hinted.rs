@@ -14,6 +14,8 @@
 //! per step ([`enter_clearing`]) instead of the block scan's three: the
 //! race f32 at V 32000 took 0.83x as long natively (Xeon) and 0.91x in
 //! Node, the row's few exact spans being a larger share of a short row.
+//! So is a span of a window without a hint (one finite key), from a floor
+//! below every score ([`below_every_score`]).
 //!
 //! With f64 noise the keys are f32 bounds of the scores (`w * upper(q)`
 //! as in the group pass, `w * recip(q)` of `q` rounded to f32), so the
@@ -21,7 +23,7 @@
 //! runs 8 per f64 lane.
 
 use super::lanes::RECIP_ERROR;
-use super::shared::{INF, SPAN, enter_clearing, hint_of, second_key};
+use super::shared::{INF, SPAN, below_every_score, enter_clearing, hint_of, second_key};
 use super::{Scan, Weights, blocks, lanes};
 use crate::float::NoiseFloat;
 use crate::policy::NanPolicy;
@@ -42,9 +44,9 @@ pub(super) const WINDOW: usize = 256;
 /// (Node, medians of 6 to 14 alternating rounds).
 pub(super) const RECIP: bool = !cfg!(target_arch = "wasm32");
 
-/// [`super::scan`] of a row with 32-bit noise and more than one span of
-/// tokens: the same standings, bit for bit, with the keys of `w / q` taken
-/// by [`lanes::recip`] under `RECIP` (see [`RECIP`]).
+/// [`super::scan`] of a row (f32 noise, or f64 noise with `RECIP`): the
+/// same standings, bit for bit, with the keys of `w / q` taken by
+/// [`lanes::recip`] under `RECIP` (see [`RECIP`]).
 pub(super) fn scan_hinted<T: NoiseFloat, const RECIP: bool>(
     form: Form,
     weights: Weights<'_>,
@@ -87,7 +89,8 @@ pub(super) fn scan_hinted<T: NoiseFloat, const RECIP: bool>(
                 // of it is zeroed (else the key is `u32::MAX`), so every
                 // score is a number from `+0.0` up (`+inf` where `w / q`
                 // overflows), with nothing to check.
-                Some(floor) if key < INF => {
+                _ if key < INF => {
+                    let floor = floor.unwrap_or_else(below_every_score);
                     let (out, span) = (&mut out, span(s));
                     match form {
                         _ if out.halt.is_some() => {}
