@@ -24,11 +24,11 @@ cargo test --workspace
 step "the core built for this CPU (-C target-cpu=native): clippy and unit tests"
 flags=$(grep -m1 '^flags' /proc/cpuinfo 2>/dev/null || true)
 if [[ " $flags " == *" avx512f "* && " $flags " == *" avx512dq "* && " $flags " == *" avx512vl "* ]]; then
-  echo "this CPU has AVX-512: philox_avx512, kernel::keys_avx512, kernel::clear_avx512 and kernel::seeded_avx512 are compiled and tested"
+  echo "this CPU has AVX-512: philox_avx512, kernel::keys_avx512, kernel::clear_avx512 and kernel::seeded_avx512 are compiled and tested; kernel::seeded_avx2 and kernel::group_avx2 are not compiled here"
 elif [[ " $flags " == *" avx2 "* ]]; then
-  echo "this CPU has AVX2 and no AVX-512: kernel::seeded_avx2 is compiled and tested; philox_avx512, kernel::keys_avx512, kernel::clear_avx512 and kernel::seeded_avx512 are not compiled here"
+  echo "this CPU has AVX2 and no AVX-512: kernel::seeded_avx2 and kernel::group_avx2 are compiled and tested; philox_avx512, kernel::keys_avx512, kernel::clear_avx512 and kernel::seeded_avx512 are not compiled here"
 else
-  echo "no AVX2 on this CPU: philox_avx512, kernel::keys_avx512, kernel::clear_avx512, kernel::seeded_avx512 and kernel::seeded_avx2 are not compiled here"
+  echo "no AVX2 on this CPU: philox_avx512, kernel::keys_avx512, kernel::clear_avx512, kernel::seeded_avx512, kernel::seeded_avx2 and kernel::group_avx2 are not compiled here"
 fi
 native() { RUSTFLAGS="-C target-cpu=native" CARGO_TARGET_DIR=target/native-test "$@"; }
 native cargo clippy -p exporace --all-targets -- -D warnings

@@ -36,7 +36,7 @@ use alloc::vec::Vec;
 
 use super::LANES;
 use super::lanes::{RECIP_HIGH, RECIP_LOW, RECIP_MAGIC, WEIGHT_LIMIT, recip};
-use super::shared::{GROUP, SCALE, SPAN};
+use super::shared::{GROUP, PART, SCALE, SPAN};
 use crate::float::NoiseFloat;
 
 /// The largest bits over tokens `0..len`: of the weights, of the noise less
@@ -220,6 +220,9 @@ fn lanes_of(x: __m512i) -> [u32; LANES] {
     unsafe { core::mem::transmute::<__m512i, [u32; LANES]>(x) }
 }
 
+// One key per span: `shared::scan_group` takes a key per part.
+const _: () = assert!(PART == SPAN);
+
 /// The group pass over a whole chunk on 512-bit registers: each span's row
 /// keys ([`SPAN`] tokens a span, the last one shorter; the largest score
 /// bits of each row, as `group_lanes::steps` and its tokens one by one
@@ -390,55 +393,14 @@ unsafe fn step<const WIDE: bool, const NOISE_CHECK: bool, const MASKED: bool>(
 mod tests {
     use alloc::vec::Vec;
 
-    use super::super::Weights;
-    use super::super::group_lanes::{look_group, steps, with_the_rest};
-    use super::super::lanes::{plain, residual, span_keys};
-    use super::super::shared::{INF, upper};
+    use super::super::group_check::{
+        draw, group_equal_the_plain_lanes, specials, stream, wide_specials,
+    };
+    use super::super::lanes::{plain, span_keys};
     use super::*;
 
-    /// A xorshift stream: the tests' inputs, the same on every run.
-    fn stream() -> impl FnMut() -> u64 {
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
-        move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        }
-    }
-
-    /// A positive float from 2^-40 to 2^8, or (one in 97 where `odd`) one of
-    /// `specials`.
-    fn draw<T: NoiseFloat>(r: u64, odd: bool, specials: &[T]) -> T {
-        if odd && r.is_multiple_of(97) {
-            specials[(r >> 8) as usize % specials.len()]
-        } else {
-            T::from_f32(f32::from_bits(0x2b80_0000 + (r >> 40) as u32 % 0x1800_0000))
-        }
-    }
-
-    /// Special weights and f32 noise values: zeros of both signs,
-    /// subnormals, values at and beyond `recip`'s range, infinities, NaN
-    /// with either sign, negative values.
-    fn specials() -> Vec<f32> {
-        [
-            0.0f32,
-            -0.0,
-            f32::from_bits(1),
-            f32::MIN_POSITIVE,
-            f32::from_bits(RECIP_LOW - 1),
-            f32::from_bits(RECIP_HIGH - 1),
-            f32::from_bits(RECIP_HIGH),
-            f32::MAX,
-            f32::INFINITY,
-            f32::NAN,
-            -f32::NAN,
-            -1.0,
-            1e-30,
-            1e30,
-        ]
-        .to_vec()
-    }
+    /// Bytes a span's full steps are aligned to: a cache line.
+    const ALIGN: usize = 64;
 
     /// The keys equal the plain lanes' on every length from 0 to 80 and on
     /// whole spans, with one noise value in 97 and now and then a weight
@@ -495,137 +457,17 @@ mod tests {
         equal_the_plain_lanes::<f64>(&noise);
     }
 
-    /// The group pass over a chunk on 512-bit registers ([`group_keys`],
-    /// each span's steps from the first row's cache line, masked steps
-    /// before and after) equals the plain lanes' span by span ([`steps`]
-    /// from each span's start and the rest one by one, and `look_group`'s
-    /// verdict) on every length from 0 to 80, on whole spans and on chunks
-    /// of several spans with a shorter last one; plain (`NOISE_CHECK`) and
-    /// residual weights; rows at every offset in a cache line (the same for
-    /// all rows and the noise, or each its own); with one value in 97 of the
-    /// noise and of every weight row drawn from `noise_specials` and
-    /// [`specials`]. Keys from [`INF`] up (NaN, a sign bit, `+inf`) all mean
-    /// an odd span, so they need only both be odd; finite keys and the
-    /// inputs' maximum are equal.
-    fn group_equal_the_plain_lanes<T: NoiseFloat, const NOISE_CHECK: bool>(noise_specials: &[T]) {
-        let mut next = stream();
-        let weights = specials();
-        let narrow = |q: T| {
-            if T::BITS == 32 {
-                q.to_f64() as f32
-            } else {
-                upper(q.to_f64())
-            }
-        };
-        let weight = if NOISE_CHECK { plain } else { residual };
-        let (mut odd_keys, mut spans, mut heads) = (0, 0, [false; LANES]);
-        let lengths = (0..=80).chain([SPAN, SPAN, SPAN - 24, 2 * SPAN + 37, 3 * SPAN + 5]);
-        for len in lengths {
-            for odd in [false, true] {
-                for round in 0..20 {
-                    // Each row `LANES` values longer, read from an offset:
-                    // one for every row (and the noise), or each its own.
-                    let shared = next() as usize % LANES;
-                    let offsets: [usize; 2 * GROUP + 1] = core::array::from_fn(|_| {
-                        if round % 2 == 0 {
-                            shared
-                        } else {
-                            next() as usize % LANES
-                        }
-                    });
-                    let rows: [Vec<f32>; 2 * GROUP] = core::array::from_fn(|_| {
-                        (0..len + LANES)
-                            .map(|_| draw(next(), odd, &weights[..]).to_f64() as f32)
-                            .collect()
-                    });
-                    let q: Vec<T> = (0..len + LANES)
-                        .map(|_| draw(next(), odd, noise_specials))
-                        .collect();
-                    let q = &q[offsets[2 * GROUP]..][..len];
-                    let p: [&[f32]; GROUP] =
-                        core::array::from_fn(|k| &rows[k][offsets[k]..][..len]);
-                    let d: [&[f32]; GROUP] =
-                        core::array::from_fn(|k| &rows[GROUP + k][offsets[GROUP + k]..][..len]);
-                    if len >= 2 * LANES {
-                        heads[(64 - p[0].as_ptr() as usize % 64) % 64 / 4] = true;
-                    }
-                    let mut got = Vec::new();
-                    let got_inputs = group_keys::<T, NOISE_CHECK>(p, d, q, &mut got);
-                    let (mut want, mut want_inputs) = (Vec::new(), 0);
-                    for s in 0..len.div_ceil(SPAN) {
-                        let span = s * SPAN..((s + 1) * SPAN).min(len);
-                        let (p, d, q) = (
-                            p.map(|x| &x[span.clone()]),
-                            d.map(|x| &x[span.clone()]),
-                            &q[span.clone()],
-                        );
-                        let stepped = {
-                            let (keys, inputs) = steps::<T, NOISE_CHECK>(p, d, q, narrow, weight);
-                            (keys, inputs, 0..q.len() / LANES * LANES)
-                        };
-                        let (keys, inputs) =
-                            with_the_rest::<T, NOISE_CHECK>(p, d, q, narrow, weight, stepped);
-                        // `look_group` over the same span agrees, and its
-                        // verdict is the inputs' maximum's.
-                        let rows = if NOISE_CHECK {
-                            p.map(Weights::Plain)
-                        } else {
-                            core::array::from_fn(|k| Weights::Residual { p: p[k], d: d[k] })
-                        };
-                        let look = look_group(rows, q, 0..q.len()).expect("one kind");
-                        assert_eq!((look.keys, look.clean), (keys, inputs < WEIGHT_LIMIT));
-                        want.push(keys);
-                        want_inputs = want_inputs.max(inputs);
-                        spans += 1;
-                    }
-                    assert_eq!(
-                        got_inputs, want_inputs,
-                        "inputs, len {len}: p {p:?} d {d:?} q {q:?}"
-                    );
-                    assert_eq!(got.len(), want.len(), "spans, len {len}");
-                    for (g, w) in got.iter().flatten().zip(want.iter().flatten()) {
-                        odd_keys += usize::from(*w >= INF);
-                        assert!(
-                            g == w || (*g >= INF && *w >= INF),
-                            "keys {got:?} {want:?}, len {len}: p {p:?} d {d:?} q {q:?}"
-                        );
-                    }
-                }
-            }
-        }
-        // Both kinds of key were compared, and steps from every offset.
-        assert!(odd_keys > 100 && odd_keys < spans * GROUP / 2, "{odd_keys}");
-        assert_eq!(heads, [true; LANES]);
-    }
-
-    /// f64 noise for the group pass: also values whose `upper` is at f32's
-    /// ends (its largest value, `+inf`, subnormals, 0).
-    fn wide_specials() -> Vec<f64> {
-        let mut noise: Vec<f64> = specials().into_iter().map(f64::from).collect();
-        let max = f64::from(f32::MAX) / SCALE;
-        let tiny = f64::from(f32::from_bits(1)) / SCALE;
-        noise.extend([
-            max,
-            max * (1.0 + 1e-9),
-            max * 2.0,
-            tiny,
-            tiny / 2.0,
-            tiny / 3.0,
-            1e-300,
-        ]);
-        noise.extend([f64::MAX, f64::from_bits(1), -1e-300]);
-        noise
-    }
-
     #[test]
     fn group_equal_the_plain_lanes_f32() {
-        group_equal_the_plain_lanes::<f32, true>(&specials());
-        group_equal_the_plain_lanes::<f32, false>(&specials());
+        let s = specials();
+        group_equal_the_plain_lanes::<f32, true>(&s, ALIGN, group_keys::<f32, true>);
+        group_equal_the_plain_lanes::<f32, false>(&s, ALIGN, group_keys::<f32, false>);
     }
 
     #[test]
     fn group_equal_the_plain_lanes_f64() {
-        group_equal_the_plain_lanes::<f64, true>(&wide_specials());
-        group_equal_the_plain_lanes::<f64, false>(&wide_specials());
+        let s = wide_specials();
+        group_equal_the_plain_lanes::<f64, true>(&s, ALIGN, group_keys::<f64, true>);
+        group_equal_the_plain_lanes::<f64, false>(&s, ALIGN, group_keys::<f64, false>);
     }
 }

@@ -17,9 +17,20 @@
 
 #[cfg(all(feature = "alloc", target_arch = "x86_64", target_feature = "avx512f"))]
 mod clear_avx512;
+#[cfg(all(feature = "alloc", x86_avx2, not(target_feature = "avx512f")))]
+mod group_avx2;
+#[cfg(all(
+    test,
+    feature = "alloc",
+    any(
+        target_feature = "avx512f",
+        all(x86_avx2, not(target_feature = "avx512f"))
+    )
+))]
+mod group_check;
 #[cfg(all(
     feature = "alloc",
-    any(test, not(all(target_arch = "x86_64", target_feature = "avx512f")))
+    any(test, not(any(target_feature = "avx512f", x86_avx2)))
 ))]
 mod group_lanes;
 #[cfg(all(feature = "alloc", target_arch = "wasm32", target_feature = "simd128"))]

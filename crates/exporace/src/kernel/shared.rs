@@ -31,6 +31,23 @@ pub(crate) const GROUP: usize = 4;
 /// over 1024 (f32 and f64 noise), and over 2048 no faster.
 pub(super) const SPAN: usize = 2 * BLOCK;
 
+/// Tokens per key of the group pass on AVX2 (`group_avx2`): each row's
+/// exact scan visits the parts whose key reaches its hint, so a finer key
+/// rescans fewer tokens, and the pass over a chunk takes a part's keys for
+/// 11 operations. Recover f32 B 1 at V 32000 read at a median 0.82 to 0.83
+/// of the probe with parts of 256 tokens, 0.84 of 512 and about 0.80 of
+/// 128 or 1024, against 0.76 to 0.77 through `group_lanes` (`bench-paired`,
+/// builds alternating; benches/README, "The group pass on AVX2").
+#[cfg(all(x86_avx2, not(target_feature = "avx512f")))]
+pub(super) const PART: usize = SPAN / 4;
+/// Tokens per key of the group pass: one per span where the pass takes a
+/// call per span (`group_lanes::look_group`: parts of 256 tokens inside
+/// the call executed 1.4x the instructions, spans of 256 tokens read at
+/// 0.70 of the probe against 0.76), and on 512-bit registers
+/// (`keys_avx512::group_keys`).
+#[cfg(not(all(x86_avx2, not(target_feature = "avx512f"))))]
+pub(super) const PART: usize = SPAN;
+
 /// The races `argmax_v w_k[v] * noise[v]`, one scan per entry of `weights`
 /// (equal lengths), the noise row split into chunks over rayon's pool as
 /// [`super::race`] splits a row, with a floor of [`CHUNK`] tokens over all
@@ -97,7 +114,7 @@ fn scan_group<T: NoiseFloat>(
     offset: usize,
 ) -> [Scan<T>; GROUP] {
     let padded: [Weights<'_>; GROUP] = core::array::from_fn(|k| rows[k.min(rows.len() - 1)]);
-    let span = |s: usize| s * SPAN..((s + 1) * SPAN).min(noise.len());
+    let part = |s: usize| s * PART..((s + 1) * PART).min(noise.len());
     let (mut keys, clean) = look_spans(padded, noise);
     // The span of a row's zeroed token: its key, which counts the token's
     // own weight, sets no hint (it is `ODD` while the hints are taken). It
@@ -107,7 +124,7 @@ fn scan_group<T: NoiseFloat>(
     // here, per row: marked in the group pass, after its loop, the pass's
     // loop ran 8% slower in Node (f64 noise).
     let zeroed: [Option<(usize, u32)>; GROUP] = core::array::from_fn(|k| match rows.get(k) {
-        Some(Weights::Zeroed { zero: Some(z), .. }) => Some((z / SPAN, keys[z / SPAN][k])),
+        Some(Weights::Zeroed { zero: Some(z), .. }) => Some((z / PART, keys[z / PART][k])),
         _ => None,
     });
     for (k, z) in zeroed.iter().enumerate() {
@@ -121,20 +138,27 @@ fn scan_group<T: NoiseFloat>(
             keys[s][k] = key;
         }
     }
+    let hints: [(u32, Option<T>); GROUP] = core::array::from_fn(|k| hint_of::<T>(seconds[k]));
+    let least = hints.map(|(least, _)| least);
     let mut outs = [Scan::new(policy); GROUP];
-    for (k, (out, &w)) in outs.iter_mut().zip(rows).enumerate() {
+    for out in &mut outs {
         out.clean &= clean;
-        let (least, floor) = hint_of::<T>(seconds[k]);
-        // Below the hint, a token other than the zeroed one scores less
-        // than two tokens of other spans, and so does the zeroed token
-        // (`least` is 0, skipping nothing, unless those two score above
-        // `+0.0`). Found by a search of the keys alone: a loop over every
-        // span kept the span's bounds in memory and took 21 instructions
-        // a span (callgrind).
-        let mut next = 0;
-        while let Some(found) = keys[next..].iter().position(|x| x[k] >= least) {
-            let s = next + found;
-            next = s + 1;
+    }
+    // Below the hint, a token other than the zeroed one scores less than
+    // two tokens of other parts, and so does the zeroed token (`least` is
+    // 0, skipping nothing, unless those two score above `+0.0`). The parts
+    // that reach any row's hint are found by one search of the keys, the
+    // four rows compared at once ([`first_reaching`]): searched row by
+    // row, the loop kept its bounds in memory, about 14 instructions a
+    // part and row (recover f32 B 1 at V 32000, 125 parts).
+    let mut next = 0;
+    while let Some(found) = first_reaching(&keys[next..], least) {
+        let s = next + found;
+        next = s + 1;
+        for (k, (out, &w)) in outs.iter_mut().zip(rows).enumerate() {
+            if keys[s][k] < least[k] {
+                continue;
+            }
             let key = match zeroed[k] {
                 Some((z, key)) if z == s => {
                     if key < INF {
@@ -145,33 +169,48 @@ fn scan_group<T: NoiseFloat>(
                 }
                 _ => keys[s][k],
             };
-            // `clean` and a key below `INF`: every value of the span is
+            let floor = hints[k].1;
+            // `clean` and a key below `INF`: every value of the part is
             // valid for this row (see `GroupLook`).
             if clean && (key < INF || key == ZEROED) {
                 if out.halt.is_none() {
                     let floor = floor.unwrap_or_else(below_every_score);
-                    enter_clearing::<T, true>(out, w, noise, offset, span(s), floor);
+                    enter_clearing::<T, true>(out, w, noise, offset, part(s), floor);
                 }
             } else {
-                blocks(out, Form::Mul, w, noise, policy, offset, span(s), floor);
+                blocks(out, Form::Mul, w, noise, policy, offset, part(s), floor);
             }
         }
     }
     outs
 }
 
-/// The group pass over every span of a chunk: each span's keys (each row's
-/// largest score bits, as `group_lanes::GroupLook::keys` defines them;
-/// [`ODD`] for all rows where the rows are of mixed kinds, whose exact scans
-/// then check their own values) and whether the chunk is clean (every
-/// span's `GroupLook::clean`). With AVX-512 the loop over spans runs on
-/// 512-bit registers (`keys_avx512::group_keys`); else
-/// `group_lanes::look_group` takes one span at a time.
+/// The first of `keys` where some row's key reaches its `least`. Kept out
+/// of line: inlined into `scan_group`, LLVM carried five of the part's
+/// bounds through the search in memory, a chain of stores from one part
+/// to the next.
+#[inline(never)]
+fn first_reaching(keys: &[[u32; GROUP]], least: [u32; GROUP]) -> Option<usize> {
+    keys.iter()
+        .position(|x| (0..GROUP).fold(false, |a, k| a | (x[k] >= least[k])))
+}
+
+/// The group pass over every part of a chunk: each part's keys (each
+/// row's largest score bits, as `group_lanes::GroupLook::keys` defines
+/// them; [`ODD`] for all rows where the rows are of mixed kinds, whose
+/// exact scans then check their own values) and whether the chunk is clean
+/// (every span's `GroupLook::clean`). With AVX-512 or AVX2 the loop over
+/// parts runs on 512-bit or 256-bit registers (`keys_avx512::group_keys`,
+/// `group_avx2::group_keys`); else `group_lanes::look_group` takes one
+/// span at a time.
 fn look_spans<T: NoiseFloat>(rows: [Weights<'_>; GROUP], noise: &[T]) -> (Vec<[u32; GROUP]>, bool) {
-    let spans = noise.len().div_ceil(SPAN);
-    let mut keys = Vec::with_capacity(spans);
-    #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
+    let parts = noise.len().div_ceil(PART);
+    let mut keys = Vec::with_capacity(parts);
+    #[cfg(any(target_feature = "avx512f", x86_avx2))]
     {
+        #[cfg(all(x86_avx2, not(target_feature = "avx512f")))]
+        use super::group_avx2::group_keys;
+        #[cfg(target_feature = "avx512f")]
         use super::keys_avx512::group_keys;
         use Weights::{Plain, Residual, Zeroed};
         let p = rows.map(|w| match w {
@@ -189,16 +228,17 @@ fn look_spans<T: NoiseFloat>(rows: [Weights<'_>; GROUP], noise: &[T]) -> (Vec<[u
                 Residual { d: d3, .. },
             ] => group_keys::<T, false>(p, [d0, d1, d2, d3], noise, &mut keys),
             _ => {
-                keys.resize(spans, [ODD; GROUP]);
+                keys.resize(parts, [ODD; GROUP]);
                 0
             }
         };
         (keys, inputs < super::lanes::WEIGHT_LIMIT)
     }
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
+    #[cfg(not(any(target_feature = "avx512f", x86_avx2)))]
     {
+        const _: () = assert!(PART == SPAN);
         let mut clean = true;
-        for s in 0..spans {
+        for s in 0..parts {
             let span = s * SPAN..((s + 1) * SPAN).min(noise.len());
             let look = super::group_lanes::look_group(rows, noise, span);
             clean &= look.is_none_or(|l| l.clean);
