@@ -14,8 +14,10 @@
 //! f64 noise is rounded to f32 by `vcvtpd2ps`, two registers of 8 values
 //! for each 16 tokens. Calling the intrinsics is
 //! `unsafe` (they carry `#[target_feature]`), and so are the unaligned and
-//! masked loads from the slices' pointers: this module, `clear_avx512`,
-//! `philox_avx512` and nothing else in the crate use `unsafe`.
+//! masked loads from the slices' pointers: this module and the crate's
+//! other modules of intrinsics (`clear_avx512`, `philox_avx512`,
+//! `seeded_avx512`, `seeded_avx2`, `group_avx2`), and nothing else, use
+//! `unsafe`.
 //!
 //! [`lanes::span_key`]: super::lanes::span_key
 //! [`lanes::span_keys`]: super::lanes::span_keys
