@@ -125,6 +125,7 @@ both_precisions! {
     sign_edges => sign_edges_f32, sign_edges_f64;
     recover_equals_naive_argmax => recover_equals_naive_argmax_f32, recover_equals_naive_argmax_f64;
     grouped_equals_alone => grouped_equals_alone_f32, grouped_equals_alone_f64;
+    div_race_equals_naive_top_two => div_race_equals_naive_top_two_f32, div_race_equals_naive_top_two_f64;
 }
 
 const STREAMS: [Stream; 4] = [Stream::Race, Stream::Accept, Stream::Bonus, Stream::Draft];
@@ -505,4 +506,102 @@ fn grouped_equals_alone<T: NoiseFloat>() {
         }
     }
     assert!(errors > 40, "only {errors} errors");
+}
+
+/// The race `w / q` (span keys on SIMD128 in wasm: `w / q` in f32 lanes
+/// with f32 noise, `w * recip(q)` of the noise rounded to f32 with f64
+/// noise) against a naive ordering of every token's score, highest first
+/// and ties to the lowest index: winner and runner-up, tokens and score
+/// bits. Rows of up to 5 spans of 1024 tokens, weights on a grid of eighths
+/// (ties) with zeros, and now and then noise outside the keys' range:
+/// `+0.0` (a score of `+inf`), values that round to f32's subnormals or to
+/// 0, and values from `2^125` up (which round to f32's largest values or
+/// to `+inf`), each planted where its score leads or ties the row.
+fn div_race_equals_naive_top_two<T: NoiseFloat>() {
+    let mut x = Xs(0xD1B5_4A32_D192_ED03 ^ T::BITS as u64);
+    let specials: Vec<T> = [0.0, 1e-39, 1e-44, 1e-300, 4.3e37, 2.0e38, 1e39, 1e300]
+        .into_iter()
+        .map(T::from_f64)
+        .collect();
+    let (mut planted, mut planted_under, mut by_keys) = (0, 0, 0);
+    for case in 0..120usize {
+        let n = if case % 4 == 3 {
+            3100 + (x.next() % 2100) as usize
+        } else {
+            1 + (x.next() % 5200) as usize
+        };
+        let w: Vec<f32> = (0..n).map(|_| (x.next() % 9) as f32 * 0.125).collect();
+        let mut q: Vec<T> = (0..n)
+            .map(|_| T::from_f64((1 + x.next() % 4096) as f64 / 1024.0))
+            .collect();
+        if case % 2 == 1 {
+            for _ in 0..1 + x.next() % 3 {
+                let at = (x.next() % n as u64) as usize;
+                let special = specials[(x.next() % specials.len() as u64) as usize];
+                // A positive weight: `0 / 0` would be NaN.
+                if w[at] > 0.0 {
+                    q[at] = special;
+                    planted += 1;
+                }
+            }
+        }
+        if case % 4 == 3 {
+            // Two spans whose keys (`1 / q` near `2^126`, from f32's least
+            // normal noise) are above the key of a third span's token
+            // whose noise rounds to 0 in f32, where `recip` would read it
+            // as about `1.6e38`: that token leads (f64 noise), and only the
+            // keys' range check keeps its span from being skipped.
+            let mut w = w;
+            let at = 2048 + (x.next() % (n as u64 - 2048)) as usize;
+            for i in [
+                (x.next() % 1024) as usize,
+                1024 + (x.next() % 1024) as usize,
+            ] {
+                (w[i], q[i]) = (1.0, T::from_f64(1.5e-38));
+            }
+            (w[at], q[at]) = (0.125, T::from_f64(1e-50));
+            planted_under += 1;
+            check_top_two(&w, &q, case);
+            continue;
+        }
+        by_keys += usize::from(n > 1024);
+        check_top_two(&w, &q, case);
+    }
+    assert!(
+        planted > 40 && planted_under == 30 && by_keys > 40,
+        "{planted} planted, {planted_under} under, {by_keys} rows of several spans"
+    );
+}
+
+/// [`race_div`]'s winner and runner-up (tokens and score bits) equal a
+/// naive ordering of every token's `w / q`, highest first and ties to the
+/// lowest index.
+fn check_top_two<T: NoiseFloat>(w: &[f32], q: &[T], case: usize) {
+    let n = w.len();
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by(|&a, &b| {
+        let (sa, sb) = (score_in::<T>(w[a], q[a]), score_in::<T>(w[b], q[b]));
+        sb.partial_cmp(&sa).expect("no NaN").then(a.cmp(&b))
+    });
+    let got = race_div(w, q, NanPolicy::Reject).expect("valid row");
+    let want = |k: usize| {
+        order
+            .get(k)
+            .map(|&i| (i, score_in::<T>(w[i], q[i]).to_bits()))
+    };
+    assert_eq!(
+        (got.winner.token, got.winner.score.to_bits()),
+        want(0).expect("one token"),
+        "case {case} n {n}"
+    );
+    assert_eq!(
+        got.runner_up.map(|c| (c.token, c.score.to_bits())),
+        want(1),
+        "case {case} n {n}"
+    );
+}
+
+/// `w / q` in the noise type, as the race scores a token.
+fn score_in<T: NoiseFloat>(w: f32, q: T) -> T {
+    T::from_f32(w) / q
 }

@@ -36,7 +36,7 @@ fn quad(x: &[f32; 4]) -> v128 {
 
 /// The largest of a vector's four lanes.
 #[inline(always)]
-fn lanes_max(v: v128) -> u32 {
+pub(super) fn lanes_max(v: v128) -> u32 {
     u32x4_extract_lane::<0>(v)
         .max(u32x4_extract_lane::<1>(v))
         .max(u32x4_extract_lane::<2>(v))

@@ -1,6 +1,7 @@
 //! Races of one row by span keys, as the group pass of [`super::shared`]
 //! scans a group of rows: with f32 noise everywhere, with f64 noise where
-//! [`RECIP`] holds (natively).
+//! [`RECIP`] holds (natively), and in wasm for `w / q` with f64 noise
+//! (`keys_simd128`).
 //!
 //! Filtered block by block against its own standings, a row takes an extra
 //! lane pass and a rescan over every block that sets a new record (about
@@ -41,7 +42,10 @@ pub(super) const WINDOW: usize = 256;
 /// (Xeon, `bench-native`, 8 alternating rounds). Not in wasm, where
 /// SIMD128's division of 4 lanes costs less beside the 7 other operations
 /// per vector the keys then take: there the race took 1.2x to 1.5x as long
-/// (Node, medians of 6 to 14 alternating rounds).
+/// (Node, medians of 6 to 14 alternating rounds). With f64 noise wasm takes
+/// the reciprocal keys all the same (`super::scan`, `keys_simd128`): they
+/// narrow the noise to f32 lanes, where its own division would run on two
+/// f64 lanes.
 pub(super) const RECIP: bool = !cfg!(target_arch = "wasm32");
 
 /// [`super::scan`] of a row (f32 noise, or f64 noise with `RECIP`): the

@@ -503,6 +503,10 @@ pub(super) fn span_key<T: NoiseFloat, const RECIP: bool>(
         // Natively with AVX-512 on 512-bit registers (see `keys_avx512`).
         #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
         (Form::Div, false) if RECIP => super::keys_avx512::div_keys(p, noise),
+        // In wasm only f64 noise takes these keys (`super::scan`), on
+        // SIMD128 (see `keys_simd128`).
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        (Form::Div, false) if RECIP && T::BITS == 64 => super::keys_simd128::div_keys(p, noise),
         (Form::Div, false) => span_keys::<T, false, false, RECIP>(p, d, noise, plain),
         (Form::Div, true) => span_keys::<T, false, false, RECIP>(p, d, noise, residual),
     };

@@ -39,6 +39,8 @@ mod group_simd128;
 mod hinted;
 #[cfg(all(feature = "alloc", target_arch = "x86_64", target_feature = "avx512f"))]
 mod keys_avx512;
+#[cfg(all(feature = "alloc", target_arch = "wasm32", target_feature = "simd128"))]
+mod keys_simd128;
 mod lanes;
 pub(crate) mod seeded;
 #[cfg(x86_avx2)]
@@ -312,6 +314,12 @@ pub(crate) fn scan<T: NoiseFloat>(
     #[cfg(feature = "alloc")]
     if (T::BITS == 32 || hinted::RECIP) && !noise.is_empty() {
         return hinted::scan_hinted::<T, { hinted::RECIP }>(form, weights, noise, policy, offset);
+    }
+    // `w / q` with f64 noise in wasm: the reciprocal keys on SIMD128
+    // (`keys_simd128`).
+    #[cfg(all(feature = "alloc", target_arch = "wasm32", target_feature = "simd128"))]
+    if form == Form::Div && !noise.is_empty() {
+        return hinted::scan_hinted::<T, true>(form, weights, noise, policy, offset);
     }
     let mut out = Scan::new(policy);
     blocks(

@@ -1,0 +1,63 @@
+//! The span keys of a race of `w / q` with f64 noise and plain weights on
+//! WebAssembly's 128-bit SIMD: `w * recip(q)` of the noise rounded to f32,
+//! four tokens a step, as [`lanes::span_keys`] gives them with `RECIP`.
+//!
+//! Without keys, the race with f64 noise took the block scan in wasm, on
+//! SIMD128's two f64 lanes, and ran 3.81x as long as natively, where the
+//! keys take f32 lanes (benches/README). Left to LLVM, the same keys in
+//! wasm made the race slower still (1.19x at V 152064): here each step
+//! narrows four noise values with two `f32x4.demote_f64x2_zero` and one
+//! shuffle, and keeps three unsigned maxima (weights, noise less
+//! [`RECIP_LOW`], scores) in registers.
+//!
+//! [`lanes::span_keys`]: super::lanes::span_keys
+
+use core::arch::wasm32::{
+    f32x4, f32x4_demote_f64x2_zero, f32x4_mul, f64x2, i32x4_sub, u32x4_max, u32x4_shuffle,
+    u32x4_splat,
+};
+
+use super::group_simd128::lanes_max;
+use super::lanes::{RECIP_HIGH, RECIP_LOW, RECIP_MAGIC, WEIGHT_LIMIT, recip};
+use crate::float::NoiseFloat;
+
+/// `(key, valid)` of weights `p` against f64 noise `noise` (equal lengths),
+/// as [`lanes::span_keys`] gives them for plain weights and `w / q` under
+/// `RECIP`: the largest bits of `w * recip(q)`, the noise rounded to f32
+/// first; `u32::MAX` where a noise value (so rounded) lies outside
+/// [`recip`]'s range; `valid` where every weight is finite and not
+/// negative.
+///
+/// [`lanes::span_keys`]: super::lanes::span_keys
+#[inline]
+pub(super) fn div_keys<T: NoiseFloat>(p: &[f32], noise: &[T]) -> (u32, bool) {
+    debug_assert!(T::BITS == 64 && p.len() == noise.len());
+    let (magic, low) = (u32x4_splat(RECIP_MAGIC), u32x4_splat(RECIP_LOW));
+    let zero = u32x4_splat(0);
+    let (mut inputs, mut offsets, mut scores) = (zero, zero, zero);
+    let (pc, pr) = p.as_chunks::<4>();
+    let (nc, nr) = noise.as_chunks::<4>();
+    for (pl, nl) in pc.iter().zip(nc) {
+        let w = f32x4(pl[0], pl[1], pl[2], pl[3]);
+        let first = f32x4_demote_f64x2_zero(f64x2(nl[0].to_f64(), nl[1].to_f64()));
+        let second = f32x4_demote_f64x2_zero(f64x2(nl[2].to_f64(), nl[3].to_f64()));
+        let n = u32x4_shuffle::<0, 1, 4, 5>(first, second);
+        inputs = u32x4_max(inputs, w);
+        offsets = u32x4_max(offsets, i32x4_sub(n, low));
+        scores = u32x4_max(scores, f32x4_mul(w, i32x4_sub(magic, n)));
+    }
+    let (mut inputs, mut offsets, mut scores) =
+        (lanes_max(inputs), lanes_max(offsets), lanes_max(scores));
+    for (&w, &q) in pr.iter().zip(nr) {
+        let q = (q.to_f64() as f32).to_bits();
+        inputs = inputs.max(w.to_bits());
+        offsets = offsets.max(q.wrapping_sub(RECIP_LOW));
+        scores = scores.max((w * recip(q)).to_bits());
+    }
+    let key = if offsets < RECIP_HIGH - RECIP_LOW {
+        scores
+    } else {
+        u32::MAX
+    };
+    (key, inputs < WEIGHT_LIMIT)
+}
