@@ -92,21 +92,21 @@ pub(crate) fn scan_shared<T: NoiseFloat>(
 /// Scans 2 to [`GROUP`] rows of one chunk together; a group of fewer rows
 /// is padded with its last row, whose copies' scans are not returned.
 ///
-/// The group pass first reads every span of the chunk once for all rows and
-/// keeps each row's largest key per span ([`look_spans`]). Then each row's
-/// exact scan (in token order) visits only the spans whose key
-/// reaches the row's hint ([`hint_of`]): a span below it holds no token
-/// that can be the leader or the runner-up, because two tokens of other
-/// spans score more, so the standings come out as if every token had been
-/// entered. Odd spans (NaN, a sign bit, `+inf`, rows of mixed kinds) are
-/// always scanned; the zeroed token's span sets no hint, and is scanned
-/// when its key reaches the hint. Judged against the standings so far
-/// instead, every span that set a new record for a row (about
-/// `1 + ln(spans)` of them, the first always) took a full scan: a fifth of
-/// the pass's instructions at batch 1 (callgrind). Spans the pass found
-/// valid for the row go through [`enter_clearing`] (from the hint's floor,
-/// or with no hint [`below_every_score`]), the others through
-/// [`block`](super::block) and its checks.
+/// The group pass first reads every part of the chunk ([`PART`] tokens)
+/// once for all rows and keeps each row's largest key per part
+/// ([`look_spans`]). Then each row's exact scan (in token order) visits
+/// only the parts whose key reaches the row's hint ([`hint_of`]): a part
+/// below it holds no token that can be the leader or the runner-up,
+/// because two tokens of other parts score more, so the standings come
+/// out as if every token had been entered. Odd parts (NaN, a sign bit,
+/// `+inf`, rows of mixed kinds) are always scanned; the zeroed token's
+/// part sets no hint, and is scanned when its key reaches the hint.
+/// Judged against the standings so far instead, every span that set a new
+/// record for a row (about `1 + ln(spans)` of them, the first always) took
+/// a full scan: a fifth of the pass's instructions at batch 1 (callgrind).
+/// Parts the pass found valid for the row go through [`enter_clearing`]
+/// (from the hint's floor, or with no hint [`below_every_score`]), the
+/// others through [`block`](super::block) and its checks.
 fn scan_group<T: NoiseFloat>(
     rows: &[Weights<'_>],
     noise: &[T],
