@@ -143,6 +143,7 @@ for (const name of cases) {
         ratio_to_portable: isNative || threads !== 1 ? null : ms / portable1.median_ms,
         winner_matches_native: build === "native" ? null : winner === n.first_winner,
         thread_cpu_ms: r.thread_cpu_ms ?? null,
+        pinned: r.pinned ?? null,
         load_average: loadAverage,
       };
       raw.push(row);
@@ -208,7 +209,8 @@ const report = {
     "`rounds_raw` holds every round's row; scaling: the median of the rounds' speedups, with speedup_range; " +
     "wasm calls go through the npm package and include copying the inputs into wasm memory (copy_ms: TypedArray.set of the same arrays, for orientation), " +
     "except the node-resident and threads-resident rows, whose inputs are WasmArrays read in place (in the threaded build's shared memory for the latter); " +
-    "in a round, ratio_to_native = median / that round's native median at the same thread count (native: bench-native with -C target-cpu=native on rayon pools); " +
+    "in a round, ratio_to_native = median / that round's native median at the same thread count (native: bench-native with -C target-cpu=native on rayon pools, " +
+    "a pool of 2 with each worker pinned to a CPU of its own, `pinned` in rounds_raw); " +
     "and ratio_to_portable = 1-thread median / that round's portable native build's (x86-64 baseline: SSE2, 4 f32 lanes like SIMD128); " +
     "thread_cpu_ms (native rows of rounds_raw): CPU time each thread spent over the timed calls, next to timed_wall_ms; " +
     "load_average = 1, 5, 15 min as the case started; first_winner must equal native's (same inputs bit for bit)",

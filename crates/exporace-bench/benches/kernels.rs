@@ -17,22 +17,26 @@ use exporace::models::CatalogueEntry;
 use exporace::noise::{self, Stream};
 use exporace::{Form, NanPolicy, NoiseFloat, race_div, race_seeded, recover_tokens};
 use exporace_bench::{
-    BATCHES, EXACT_MODELS, LineAligned, PEER_VOCAB, PlainC, RESIDUAL_BATCHES, Recover, THREADS,
-    VOCABS, many_tail, note_load, probe, probe_par, scalar_div,
+    BATCHES, EXACT_MODELS, LineAligned, PEER_VOCAB, Pin, PlainC, RESIDUAL_BATCHES, Recover,
+    THREADS, VOCABS, many_tail, note_load, note_pools, pool, probe, probe_par, scalar_div,
 };
-use rayon::{ThreadPool, ThreadPoolBuilder};
+use rayon::ThreadPool;
 
+/// A pool per thread count, with workers pinned unless `EXPORACE_BENCH_PIN=0`
+/// (see `exporace_bench::pool`); whether they were is noted for `bench-report`.
 fn pools() -> Vec<(usize, ThreadPool)> {
-    THREADS
+    let pin = Pin::from_env();
+    let mut pinned = false;
+    let pools = THREADS
         .iter()
         .map(|&n| {
-            let pool = ThreadPoolBuilder::new()
-                .num_threads(n)
-                .build()
-                .expect("a rayon pool");
-            (n, pool)
+            let (p, this) = pool(n, pin);
+            pinned |= this;
+            (n, p)
         })
-        .collect()
+        .collect();
+    note_pools(pinned);
+    pools
 }
 
 /// Times `f` on `pool`'s threads. The whole timing loop runs inside one

@@ -5,6 +5,9 @@
 
 use exporace::NoiseFloat;
 
+mod pool;
+pub use pool::{Pin, pool};
+
 /// Draft positions per request in the recover cases.
 pub const DRAFTS: usize = 4;
 /// Request counts of the recover cases.
@@ -67,12 +70,12 @@ pub fn many_tail() -> [exporace::exact::Group; 2] {
     [Group::new(1.0, 1), Group::new(tail, 262_144)]
 }
 
-/// The file where the benchmarks note the load average as each group starts:
-/// `loadavg.tsv` in criterion's directory (`CRITERION_HOME`, or `criterion`
-/// in `CARGO_TARGET_DIR` or in the target directory holding the binary).
-pub fn load_file() -> Option<std::path::PathBuf> {
+/// A file of notes the benchmarks leave beside criterion's results: `name`
+/// in criterion's directory (`CRITERION_HOME`, or `criterion` in
+/// `CARGO_TARGET_DIR` or in the target directory holding the binary).
+pub fn criterion_file(name: &str) -> Option<std::path::PathBuf> {
     if let Some(home) = std::env::var_os("CRITERION_HOME") {
-        return Some(std::path::PathBuf::from(home).join("loadavg.tsv"));
+        return Some(std::path::PathBuf::from(home).join(name));
     }
     let target = match std::env::var_os("CARGO_TARGET_DIR") {
         Some(d) => std::path::PathBuf::from(d),
@@ -83,7 +86,31 @@ pub fn load_file() -> Option<std::path::PathBuf> {
             .parent()?
             .to_path_buf(),
     };
-    Some(target.join("criterion").join("loadavg.tsv"))
+    Some(target.join("criterion").join(name))
+}
+
+/// The file where the benchmarks note the load average as each group starts
+/// (`loadavg.tsv`, a [`criterion_file`]).
+pub fn load_file() -> Option<std::path::PathBuf> {
+    criterion_file("loadavg.tsv")
+}
+
+/// The file where the benchmarks note whether their pools of two or more
+/// threads had pinned workers (`pools.tsv`, a [`criterion_file`]): one line,
+/// `pinned<TAB>true` or `pinned<TAB>false`.
+pub fn pools_file() -> Option<std::path::PathBuf> {
+    criterion_file("pools.tsv")
+}
+
+/// Writes [`pools_file`] (replacing it) with `pinned`.
+pub fn note_pools(pinned: bool) {
+    let Some(path) = pools_file() else {
+        return;
+    };
+    if let Some(dir) = path.parent() {
+        let _ = std::fs::create_dir_all(dir);
+    }
+    let _ = std::fs::write(path, format!("pinned\t{pinned}\n"));
 }
 
 /// The 1, 5 and 15 minute load averages of `/proc/loadavg`, if readable.

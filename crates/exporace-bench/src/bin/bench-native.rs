@@ -3,18 +3,21 @@
 //! to native ones measured in the same run. Prints one JSON object per case
 //! and thread count on its own line.
 //!
-//! Usage: `bench-native [--threads 1,2] [--budget-ms 1500] CASE...` where a
+//! Usage: `bench-native [--threads 1,2] [--budget-ms 1500] [--no-pin] CASE...`
+//! where a
 //! case is `recover/{f32,f64}/B<b>/V<v>` (n-gram drafts),
 //! `residual/{f32,f64}/B<b>/V<v>` (with draft probabilities), `race/{f32,f64}/V<v>`,
 //! `seeded/{f32,f64}/V<v>` or `noise/{f32,f64}/V<v>` (the names of
-//! `benches/results.json`).
+//! `benches/results.json`). Pools of two or more threads pin each worker to
+//! a CPU of its own (`exporace_bench::pool`) unless `--no-pin` is given or
+//! `EXPORACE_BENCH_PIN=0` is set; each line says whether they were.
 
 use std::hint::black_box;
 use std::time::Instant;
 
 use exporace::noise::{self, Stream};
 use exporace::{Form, NanPolicy, NoiseFloat, race_div, race_seeded, recover_tokens};
-use exporace_bench::{LineAligned, Recover, load_average, median, parse_case as parse};
+use exporace_bench::{LineAligned, Pin, Recover, load_average, median, parse_case as parse, pool};
 use serde_json::json;
 
 /// A case ready to run: returns the first winner's token.
@@ -122,6 +125,7 @@ fn time(run: &mut Kernel, budget_ms: f64) -> (Vec<f64>, usize, f64, Vec<f64>) {
 fn main() {
     let mut threads = vec![1usize, 2];
     let mut budget_ms = 1500.0;
+    let mut pin = Pin::from_env();
     let mut cases = Vec::new();
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -140,6 +144,7 @@ fn main() {
                     .and_then(|x| x.parse().ok())
                     .unwrap_or(budget_ms)
             }
+            "--no-pin" => pin = Pin::No,
             _ => cases.push(a),
         }
     }
@@ -158,10 +163,7 @@ fn main() {
             std::process::exit(2);
         };
         for &n in &threads {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(n)
-                .build()
-                .expect("a rayon pool");
+            let (pool, pinned) = pool(n, pin);
             let load = load_average();
             let (samples, winner, wall, cpu) = pool.install(|| time(&mut run, budget_ms));
             let ms = median(samples.clone());
@@ -177,6 +179,7 @@ fn main() {
                     "first_winner": winner,
                     "timed_wall_ms": wall,
                     "thread_cpu_ms": cpu,
+                    "pinned": pinned,
                     "load_average": load,
                 })
             );

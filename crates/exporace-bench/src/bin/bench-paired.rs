@@ -11,7 +11,8 @@
 //! Usage: `bench-paired [--threads 1,2] [--seconds 3] [--calls 20] CASE...`
 //! where a case is `recover/{f32,f64}/B<b>/V<v>` (n-gram drafts) or
 //! `residual/{f32,f64}/B<b>/V<v>` (with draft probabilities), the names of
-//! `benches/results.json`.
+//! `benches/results.json`. Pools of two or more threads pin each worker to
+//! a CPU of its own (`exporace_bench::pool`) unless `EXPORACE_BENCH_PIN=0`.
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -36,10 +37,7 @@ fn samples<T: NoiseFloat>(
     threads: usize,
     o: &Options,
 ) -> (Vec<(f64, f64)>, usize) {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .expect("a rayon pool");
+    let (pool, _) = exporace_bench::pool(threads, exporace_bench::Pin::from_env());
     let buf = LineAligned::filled(case.bytes() / 4, 1u32);
     let buf = &buf[..];
     let batch = case.batch();

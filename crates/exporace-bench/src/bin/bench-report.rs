@@ -86,6 +86,15 @@ fn loads(root: &Path) -> BTreeMap<String, Vec<f64>> {
         .collect()
 }
 
+/// Whether the run's pools of two or more threads had pinned workers, from
+/// `pools.tsv` (`exporace_bench::note_pools`); `None` if the run left none.
+fn pinned(root: &Path) -> Option<bool> {
+    let text = std::fs::read_to_string(root.join("pools.tsv")).ok()?;
+    text.lines()
+        .find_map(|l| l.strip_prefix("pinned\t"))
+        .and_then(|v| v.trim().parse().ok())
+}
+
 /// Upper bounds in ns set on whole cases: the exact many-tail case has 50 ms.
 fn target_ns(group: &str) -> Option<f64> {
     group.starts_with("exact/").then_some(50e6)
@@ -213,12 +222,14 @@ fn main() {
             "rayon": "1.12.0",
         },
         "date": run("date", &["-u", "+%Y-%m-%dT%H:%M:%SZ"]),
+        "pinned_workers": pinned(&root),
         "notes": "median of criterion samples; bandwidth_fraction = probe time / kernel time over the same bytes \
                   (probe-plain for 1 thread, probe-2t for 2 threads); speedup_vs_scalar = plain scalar kernel time / kernel time; \
                   speedup_vs_plain_c = the plain C peer's time (gcc -O3 -march=native, same thread count) / kernel time; \
                   pattern_fraction = time to read the kernel's bytes in its order alone (Recover::read_pattern, same thread count) / kernel time, \
                   pattern_probe_fraction = probe time / that read time; \
-                  load_average = /proc/loadavg (1, 5, 15 min) as the case's group started; exact cases: the whole computation against its 50 ms target",
+                  load_average = /proc/loadavg (1, 5, 15 min) as the case's group started; \
+                  pinned_workers = each worker of the 2-thread pools ran on a CPU of its own (exporace_bench::pool); exact cases: the whole computation against its 50 ms target",
         "cases": cases,
     });
     let text = serde_json::to_string_pretty(&report).unwrap_or_default();

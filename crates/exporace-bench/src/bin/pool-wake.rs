@@ -9,12 +9,17 @@
 //! job the first thread pops itself is not counted; the spin gives up after
 //! 20 ms).
 //!
+//! Each gap is measured twice: on a pool whose workers the OS places, then
+//! on one whose workers are pinned to a CPU each (`exporace_bench::pool`);
+//! each line says which (`"pinned"`).
+//!
 //! Usage: `pool-wake [--trials 60] [GAP_US...]` (default gaps: 0, 50, 200,
 //! 1000 and 5000 microseconds).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use exporace_bench::{Pin, pool};
 use serde_json::json;
 
 /// How long a trial waits for the second thread before giving up.
@@ -71,29 +76,30 @@ fn main() {
     if gaps.is_empty() {
         gaps = vec![0, 50, 200, 1000, 5000];
     }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(2)
-        .build()
-        .expect("a pool of 2 threads");
-    for gap_us in gaps {
-        let gap = Duration::from_micros(gap_us);
-        let mut waits: Vec<f64> = pool.install(|| (0..trials).filter_map(|_| trial(gap)).collect());
-        waits.sort_by(f64::total_cmp);
-        let line = if waits.is_empty() {
-            json!({ "gap_us": gap_us, "trials": trials, "started": 0 })
-        } else {
-            json!({
-                "gap_us": gap_us,
-                "trials": trials,
-                "started": waits.len(),
-                "wait_us": {
-                    "p10": quantile(&waits, 0.1),
-                    "median": quantile(&waits, 0.5),
-                    "p90": quantile(&waits, 0.9),
-                    "max": quantile(&waits, 1.0),
-                },
-            })
-        };
-        println!("{line}");
+    for pin in [Pin::No, Pin::Cpus] {
+        let (pool, pinned) = pool(2, pin);
+        for &gap_us in &gaps {
+            let gap = Duration::from_micros(gap_us);
+            let mut waits: Vec<f64> =
+                pool.install(|| (0..trials).filter_map(|_| trial(gap)).collect());
+            waits.sort_by(f64::total_cmp);
+            let line = if waits.is_empty() {
+                json!({ "gap_us": gap_us, "pinned": pinned, "trials": trials, "started": 0 })
+            } else {
+                json!({
+                    "gap_us": gap_us,
+                    "pinned": pinned,
+                    "trials": trials,
+                    "started": waits.len(),
+                    "wait_us": {
+                        "p10": quantile(&waits, 0.1),
+                        "median": quantile(&waits, 0.5),
+                        "p90": quantile(&waits, 0.9),
+                        "max": quantile(&waits, 1.0),
+                    },
+                })
+            };
+            println!("{line}");
+        }
     }
 }
