@@ -31,6 +31,9 @@ use core::arch::x86_64::{
     _mm256_srli_epi32, _mm256_srli_epi64, _mm256_storeu_si256, _mm256_xor_si256,
 };
 
+use core::hint::black_box;
+use core::mem::MaybeUninit;
+
 use super::LANES;
 use super::seeded::{Steps, next_loud_lanes, word_scale};
 use crate::philox::{MUL_A, MUL_B, WEYL_0, WEYL_1};
@@ -62,6 +65,17 @@ fn next_loud_scaled(steps: Steps<'_>, from: usize, scale: f32, tops: &mut [u32; 
 /// [`next_loud_scaled`] in a function that enables the module's features.
 #[target_feature(enable = "avx2")]
 fn search(steps: Steps<'_>, from: usize, scale: f32, tops: &mut [u32; LANES]) -> usize {
+    // The loop keeps more vectors than AVX2 has registers and spills about
+    // 30 of them. A local aligned to a cache line makes LLVM align the
+    // frame, and the spills with it (`vmovdqa`); without it the spills were
+    // unaligned (`vmovdqu` from `rsp`, 16-byte aligned), so whether they
+    // straddled cache lines depended on the caller's stack depth: 337 to
+    // 370 us a race at V 152064 on one thread by the caller's padding, and
+    // on two threads the half run by the thread that took it from the pool
+    // took 1.5x as long as the other (criterion's 2-thread seeded race:
+    // 1.0x to 1.1x over one thread, now 1.9x).
+    let frame = MaybeUninit::<Line>::uninit();
+    black_box(frame.as_ptr());
     let (first, c, key) = steps.philox();
     let steps = steps.weights;
     let scale = _mm256_set1_ps(scale);
@@ -114,6 +128,11 @@ fn search(steps: Steps<'_>, from: usize, scale: f32, tops: &mut [u32; LANES]) ->
     }
     s
 }
+
+/// A cache line's worth of bytes, aligned to one: never written, only
+/// placed on `search`'s frame.
+#[repr(C, align(64))]
+struct Line([u8; 64]);
 
 /// Philox4x32-10's word 0 for the 16 counters `(first + t, c[0], c[1],
 /// c[2])` (`first + t` wrapping), each in a 64-bit lane's low half, in four
