@@ -24,7 +24,7 @@ cargo test --workspace
 step "the core built for this CPU (-C target-cpu=native): clippy and unit tests"
 flags=$(grep -m1 '^flags' /proc/cpuinfo 2>/dev/null || true)
 if [[ " $flags " == *" avx512f "* && " $flags " == *" avx512dq "* && " $flags " == *" avx512vl "* ]]; then
-  echo "this CPU has AVX-512: philox_avx512, kernel::keys_avx512, kernel::clear_avx512 and kernel::seeded_avx512 are compiled and tested; kernel::seeded_avx2 and kernel::group_avx2 are not compiled here"
+  echo "this CPU has AVX-512: philox_avx512, kernel::keys_avx512, kernel::clear_avx512 and kernel::seeded_avx512 are compiled and tested; kernel::seeded_avx2 and kernel::group_avx2 are tested in the x86-64-v3 build below"
 elif [[ " $flags " == *" avx2 "* ]]; then
   echo "this CPU has AVX2 and no AVX-512: kernel::seeded_avx2 and kernel::group_avx2 are compiled and tested; philox_avx512, kernel::keys_avx512, kernel::clear_avx512 and kernel::seeded_avx512 are not compiled here"
 else
@@ -33,6 +33,14 @@ fi
 native() { RUSTFLAGS="-C target-cpu=native" CARGO_TARGET_DIR=target/native-test "$@"; }
 native cargo clippy -p exporace --all-targets -- -D warnings
 native cargo test -p exporace --lib
+if [[ " $flags " == *" avx512f "* && " $flags " == *" avx2 "* ]]; then
+  # An AVX-512 CPU also runs the AVX2 build (x86-64-v3: AVX2 and FMA, no
+  # AVX-512), so kernel::seeded_avx2 and kernel::group_avx2 are tested too.
+  step "the core built for AVX2 without AVX-512 (-C target-cpu=x86-64-v3): clippy and unit tests"
+  v3() { RUSTFLAGS="-C target-cpu=x86-64-v3" CARGO_TARGET_DIR=target/v3-test "$@"; }
+  v3 cargo clippy -p exporace --all-targets -- -D warnings
+  v3 cargo test -p exporace --lib
+fi
 
 step "no_std build (wasm32v1-none, alloc only)"
 cargo build -p exporace --no-default-features --features alloc --target wasm32v1-none
