@@ -224,10 +224,17 @@ fn fill_uniforms(
 }
 
 /// Tokens per chunk when a fill is split across rayon's pool (with the
-/// `parallel` feature): rows of at least two chunks are split. Each value
-/// depends only on its address, so the bits do not depend on the split.
+/// `parallel` feature), each chunk a job of its own: rows of at least
+/// [`FILL_SPLIT`] tokens are split. Each value depends only on its
+/// address, so the bits do not depend on the split. Small jobs keep the
+/// pool's threads finishing within a few microseconds of each other, so
+/// that neither goes to sleep between calls (see `kernel::split_fine`).
 #[cfg(feature = "parallel")]
-const FILL_CHUNK: usize = 1 << 14;
+const FILL_CHUNK: usize = 1 << 12;
+
+/// The shortest fill split across rayon's pool.
+#[cfg(feature = "parallel")]
+const FILL_SPLIT: usize = 1 << 15;
 
 /// Fills `out` with `make(E)` for tokens `0..out.len()`, in chunks over
 /// rayon's pool with the `parallel` feature (see `FILL_CHUNK`).
@@ -240,9 +247,10 @@ fn fill<T: NoiseFloat>(
     make: impl Fn(T) -> T + Sync,
 ) {
     #[cfg(feature = "parallel")]
-    if out.len() >= 2 * FILL_CHUNK {
+    if out.len() >= FILL_SPLIT {
         use rayon::prelude::*;
         out.par_chunks_mut(FILL_CHUNK)
+            .with_max_len(1)
             .enumerate()
             .for_each(|(c, chunk)| fill_from(seed, stream, row, c * FILL_CHUNK, chunk, &make));
         return;
@@ -347,13 +355,13 @@ mod tests {
         lanes_equal_scalar::<f64>()
     }
 
-    /// Rows of several [`FILL_CHUNK`]s, filled on pools of 1 and 2
-    /// threads, hold [`exp1`]'s values token by token (the last chunk
-    /// ending inside a lane step).
+    /// Rows long enough to be split into [`FILL_CHUNK`]s, filled on pools
+    /// of 1 and 2 threads, hold [`exp1`]'s values token by token (the last
+    /// chunk ending inside a lane step).
     #[cfg(feature = "parallel")]
     #[test]
     fn split_fills_equal_scalar() {
-        let n = 2 * FILL_CHUNK + 21;
+        let n = FILL_SPLIT + FILL_CHUNK + 21;
         for threads in [1, 2] {
             let pool = rayon::ThreadPoolBuilder::new()
                 .num_threads(threads)

@@ -84,8 +84,12 @@ pub(crate) const CHUNK: usize = if cfg!(target_arch = "wasm32") {
     1 << 15
 };
 
-/// The fewest tokens per chunk of the fused seeded race (see [`CHUNK`]).
-pub(crate) const SEEDED_CHUNK: usize = 1 << 15;
+/// Tokens per chunk of the fused seeded race on a pool of two or more
+/// threads ([`split_fine`]): about 20 microseconds of work natively. Its
+/// chunks share their bar (`seeded::SharedBar`), so a chunk does not
+/// restart from an empty bar, and many small chunks cost about what one
+/// chunk per thread does.
+pub(crate) const SEEDED_CHUNK: usize = 1 << 11;
 
 /// Where a race's weights come from.
 #[derive(Clone, Copy, Debug)]
@@ -259,8 +263,33 @@ pub(crate) fn split<S: Merge>(
     split_into(n, chunk.max(n.div_ceil(threads)), part)
 }
 
+/// Runs `part` over `0..n` in chunks of `chunk` tokens, each a job of its
+/// own, on a pool of two or more threads (with the `parallel` feature), and
+/// in one chunk otherwise; merges the outcomes in index order. A thread
+/// that starts late takes fewer chunks, and the threads finish within a
+/// chunk of each other, where one chunk per thread left the first thread
+/// idle while the other, started late, finished its half. An idle worker
+/// of rayon's pool sleeps after some tens of microseconds, and on the
+/// benchmarks' VMs one that has slept took 40 to 350 microseconds to start
+/// the next call's chunk.
+pub(crate) fn split_fine<S: Merge>(
+    n: usize,
+    chunk: usize,
+    part: impl Fn(Range<usize>) -> S + Sync,
+) -> S {
+    #[cfg(feature = "parallel")]
+    let threads = rayon::current_num_threads();
+    #[cfg(not(feature = "parallel"))]
+    let threads = 1;
+    if threads <= 1 {
+        return part(0..n);
+    }
+    split_into(n, chunk, part)
+}
+
 /// Runs `part` over `0..n` in chunks of `chunk` tokens (in parallel with the
-/// `parallel` feature) and merges the outcomes in index order.
+/// `parallel` feature, each chunk a job of its own) and merges the outcomes
+/// in index order.
 pub(crate) fn split_into<S: Merge>(
     n: usize,
     chunk: usize,
@@ -278,6 +307,7 @@ pub(crate) fn split_into<S: Merge>(
         use rayon::prelude::*;
         let outs: Vec<S> = (0..ranges)
             .into_par_iter()
+            .with_max_len(1)
             .map(|c| part(range(c)))
             .collect();
         outs.into_iter()

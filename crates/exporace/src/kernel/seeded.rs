@@ -20,7 +20,9 @@
 //! (`next_loud_words`), a stricter bound in f32 and integers, and on plain
 //! lanes elsewhere (`next_loud_lanes`).
 
-use super::{LANES, SEEDED_CHUNK, Scan, split};
+use core::sync::atomic::{AtomicU64, Ordering};
+
+use super::{LANES, SEEDED_CHUNK, Scan, split_fine};
 use crate::error::Result;
 use crate::float::NoiseFloat;
 use crate::noise::{self, Stream};
@@ -67,21 +69,85 @@ pub fn race_seeded<T: NoiseFloat>(
 ) -> Result<RaceResult<T>> {
     validate::vocab(weights.len())?;
     validate::size("vocabulary size", weights.len())?;
-    let scan = split(weights.len(), SEEDED_CHUNK, |r| {
-        scan_seeded::<T>(
-            form,
-            &weights[r.clone()],
-            seed,
-            stream,
-            row,
-            policy,
-            r.start,
-        )
+    let shared = SharedBar::new();
+    let at = |offset| Address {
+        seed,
+        stream,
+        row,
+        offset,
+    };
+    let scan = split_fine(weights.len(), SEEDED_CHUNK, |r| {
+        scan_seeded::<T>(form, &weights[r.clone()], at(r.start), policy, &shared)
     });
+    conclude(form, weights, at(0), scan)
+}
+
+/// The race's result from the merged scan of all of `weights`: the full
+/// weight checks first where the scan doubted them or halted.
+fn conclude<T: NoiseFloat>(
+    form: Form,
+    weights: &[f32],
+    at: Address,
+    scan: Scan<T>,
+) -> Result<RaceResult<T>> {
     if !scan.clean || scan.halt.is_some() {
         validate::weights("weights", weights, 0)?;
     }
+    let Address {
+        seed, stream, row, ..
+    } = at;
     scan.finish(|i| (weights[i], stored::<T>(form, seed, stream, row, i).to_f64()))
+}
+
+/// The highest bar any chunk of one race has reached, shared by its chunks
+/// so that a chunk starts from the best bar found so far instead of none.
+///
+/// Every bar shared is the runner-up's score of some chunk's standings, so
+/// at least two tokens of the row score at least as much, and the row's
+/// runner-up scores at least as much as every bar shared. A step the
+/// filters find quiet holds only tokens that score strictly less than the
+/// bar (the module's bound, for a finite bar above `+0.0`), so no token of
+/// the row's top two is ever filtered out: each chunk's standings hold every
+/// token of its range that is in the row's top two, with the same order,
+/// and the merged standings are the row's, whatever bar each chunk saw
+/// when. The result does not depend on the threads or their timing; a
+/// chunk's own standings may.
+pub(super) struct SharedBar(AtomicU64);
+
+impl SharedBar {
+    /// No bar yet.
+    pub(super) const fn new() -> Self {
+        SharedBar(AtomicU64::new(0))
+    }
+
+    /// Enters a chunk's bar, and returns the best bar for the chunk to
+    /// filter with: the higher of it and the shared one. Only finite bars
+    /// above `+0.0` are shared; the bits of those order as their values.
+    #[inline]
+    pub(super) fn raise(&self, local: Option<f64>) -> Option<f64> {
+        if let Some(bar) = local.filter(|b| *b > 0.0 && b.is_finite()) {
+            let before = self.0.fetch_max(bar.to_bits(), Ordering::Relaxed);
+            return Some(bar.max(f64::from_bits(before)));
+        }
+        match self.0.load(Ordering::Relaxed) {
+            0 => local,
+            bits => Some(local.map_or(f64::from_bits(bits), |b| b.max(f64::from_bits(bits)))),
+        }
+    }
+}
+
+/// Where a chunk's noise comes from: token `offset + i` of the chunk's
+/// weights `i` draws the noise of (seed, stream, row, offset + i).
+#[derive(Clone, Copy)]
+struct Address {
+    /// The noise's seed.
+    seed: u64,
+    /// The noise's stream.
+    stream: Stream,
+    /// The noise's row.
+    row: u64,
+    /// The chunk's first token.
+    offset: usize,
 }
 
 /// A chunk's whole steps of weights and the address of their noise: step
@@ -264,16 +330,21 @@ fn next_loud_wasm(steps: Steps<'_>, from: usize, bar: f64, tops: &mut [u32; LANE
     }
 }
 
-/// Scans tokens `offset..offset + weights.len()`.
+/// Scans tokens `offset..offset + weights.len()`, filtering with the
+/// higher of its own bar and `shared`'s, and sharing its own.
 fn scan_seeded<T: NoiseFloat>(
     form: Form,
     weights: &[f32],
-    seed: u64,
-    stream: Stream,
-    row: u64,
+    at: Address,
     policy: NanPolicy,
-    offset: usize,
+    shared: &SharedBar,
 ) -> Scan<T> {
+    let Address {
+        seed,
+        stream,
+        row,
+        offset,
+    } = at;
     let mut out = Scan::<T>::new(policy);
     let (steps, rest) = weights.as_chunks::<LANES>();
     let exact = |out: &mut Scan<T>, i: usize, w: f32| {
@@ -292,8 +363,8 @@ fn scan_seeded<T: NoiseFloat>(
     // which the full checks accept.
     let mut tops = [0u32; LANES];
     let valid = |tops: &[u32; LANES]| tops.iter().all(|&t| t < f32::INFINITY.to_bits());
-    // The bar changes only when tokens are entered.
-    let mut bar = out.standings.bar().map(NoiseFloat::to_f64);
+    // The chunk's own bar changes only when tokens are entered.
+    let mut bar = shared.raise(None);
     let mut c = 0;
     while c < steps.len() {
         if let Some(bar) = bar {
@@ -327,7 +398,7 @@ fn scan_seeded<T: NoiseFloat>(
                 return out;
             }
         }
-        bar = out.standings.bar().map(NoiseFloat::to_f64);
+        bar = shared.raise(out.standings.bar().map(NoiseFloat::to_f64));
         c += 1;
     }
     out.clean &= valid(&tops);
@@ -380,6 +451,148 @@ mod tests {
                     let want = bits(scalar(form, Weights::Plain(&w), &q, policy));
                     let got = bits(race_seeded::<T>(form, &w, seed, stream, row, policy));
                     assert_eq!(got, want, "case {case} n {n} {form:?} {policy}");
+                }
+            }
+        }
+    }
+
+    /// A row scanned in chunks taken in a shuffled order, all sharing one
+    /// bar, so that a chunk often filters with a bar reached by chunks of
+    /// later tokens, gives the unfused path's result bit for bit: no token
+    /// of the row's top two is ever filtered out. A third of the rows are
+    /// weights on a grid of quarters and small integers. In the others most
+    /// weights are the token's own Exp(1) value or its uniform `u`, times 1
+    /// or 1 plus or minus `2^-20`: many scores are then 1 to within a few
+    /// ulps or exactly (ties and near-ties at the top), or the top scores
+    /// are within about `1/n` of each other where the filters' bound
+    /// `w / u` is tight, so that a bar shared 1% too high filters out one
+    /// of the top two and fails the test.
+    fn shared_bar_keeps_the_result<T: NoiseFloat>() {
+        let mut mix = Mix(0x5BA2_BA25);
+        let mut changed = 0;
+        for case in 0..300 {
+            let n = 2 + mix.below(3000) as usize;
+            let (seed, row) = (mix.next(), mix.below(1 << 40));
+            let mut e = vec![T::ZERO; n];
+            noise::fill_q(seed, Stream::Race, row, &mut e);
+            let level = [
+                1.0,
+                1.0 + 1.0 / (1 << 20) as f64,
+                1.0 - 1.0 / (1 << 20) as f64,
+            ];
+            let w: Vec<f32> = (0..n)
+                .map(|i| match (case % 3, mix.below(8)) {
+                    (_, 0) => 0.0,
+                    (_, 1) => -0.0,
+                    (0, 2..=4) => mix.below(4) as f32 * 0.25,
+                    (0, _) => (mix.below(3) + 1) as f32,
+                    (1, _) => (e[i].to_f64() * level[mix.below(3) as usize]) as f32,
+                    (_, _) => {
+                        let u = noise::uniform53(seed, Stream::Race, row, i as u32);
+                        (u * level[mix.below(3) as usize]) as f32
+                    }
+                })
+                .collect();
+            // Chunk bounds, then an order to scan them in.
+            let mut bounds = vec![0];
+            while *bounds.last().unwrap() < n {
+                let next = bounds.last().unwrap() + 1 + mix.below(400) as usize;
+                bounds.push(next.min(n));
+            }
+            let k = bounds.len() - 1;
+            let mut order: Vec<usize> = (0..k).collect();
+            for i in (1..k).rev() {
+                order.swap(i, mix.below(i as u64 + 1) as usize);
+            }
+            let at = |offset| Address {
+                seed,
+                stream: Stream::Race,
+                row,
+                offset,
+            };
+            for form in [Form::Mul, Form::Div] {
+                let mut q = vec![T::ZERO; n];
+                match form {
+                    Form::Mul => noise::fill_inv_q(seed, Stream::Race, row, &mut q),
+                    Form::Div => noise::fill_q(seed, Stream::Race, row, &mut q),
+                }
+                for policy in NanPolicy::ALL {
+                    let shared = SharedBar::new();
+                    let mut scans: Vec<Option<Scan<T>>> = (0..k).map(|_| None).collect();
+                    for &c in &order {
+                        let r = bounds[c]..bounds[c + 1];
+                        let alone = SharedBar::new();
+                        let own =
+                            scan_seeded::<T>(form, &w[r.clone()], at(r.start), policy, &alone);
+                        let got =
+                            scan_seeded::<T>(form, &w[r.clone()], at(r.start), policy, &shared);
+                        changed += usize::from(
+                            own.standings.finish().map(|x| x.winner.token)
+                                != got.standings.finish().map(|x| x.winner.token),
+                        );
+                        scans[c] = Some(got);
+                    }
+                    let scan = scans
+                        .into_iter()
+                        .map(|s| s.expect("every chunk scanned"))
+                        .reduce(|acc, later| {
+                            if acc.halt.is_some() {
+                                acc
+                            } else {
+                                acc.then(later)
+                            }
+                        })
+                        .expect("a chunk");
+                    let want = bits(scalar(form, Weights::Plain(&w), &q, policy));
+                    let got = bits(conclude(form, &w, at(0), scan));
+                    assert_eq!(got, want, "case {case} n {n} {form:?} {policy}");
+                }
+            }
+        }
+        // The shared bar did filter: many chunks kept another leader than
+        // they would alone (none, mostly).
+        assert!(changed > 1000, "only {changed} chunks changed");
+    }
+
+    #[test]
+    fn shared_bar_keeps_the_result_f32() {
+        shared_bar_keeps_the_result::<f32>()
+    }
+
+    #[test]
+    fn shared_bar_keeps_the_result_f64() {
+        shared_bar_keeps_the_result::<f64>()
+    }
+
+    /// On a pool of 3 threads a row is split into many [`SEEDED_CHUNK`]s
+    /// taken in whatever order the threads reach them; the result is the
+    /// unfused path's, bit for bit, whatever the threads' timing.
+    #[cfg(feature = "parallel")]
+    #[test]
+    fn split_seeded_race_equals_unfused() {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(3)
+            .build()
+            .expect("a rayon pool");
+        let mut mix = Mix(0x7A2E_E000);
+        for case in 0..12 {
+            let n = 4 * SEEDED_CHUNK + mix.below(4 * SEEDED_CHUNK as u64) as usize;
+            let seed = mix.next();
+            let w: Vec<f32> = (0..n)
+                .map(|_| match mix.below(4) {
+                    0 => mix.below(4) as f32 * 0.25,
+                    _ => (mix.next() >> 40) as f32 * (1.0 / (1u64 << 24) as f32),
+                })
+                .collect();
+            let mut q = vec![0f32; n];
+            noise::fill_inv_q(seed, Stream::Draft, 3, &mut q);
+            for policy in NanPolicy::ALL {
+                let want = bits(scalar(Form::Mul, Weights::Plain(&w), &q, policy));
+                for _ in 0..3 {
+                    let got = pool.install(|| {
+                        race_seeded::<f32>(Form::Mul, &w, seed, Stream::Draft, 3, policy)
+                    });
+                    assert_eq!(bits(got), want, "case {case} n {n} {policy}");
                 }
             }
         }
