@@ -256,11 +256,15 @@ pub(crate) fn split<S: Merge>(
     chunk: usize,
     part: impl Fn(Range<usize>) -> S + Sync,
 ) -> S {
+    split_into(n, chunk.max(n.div_ceil(threads())), part)
+}
+
+/// The threads of rayon's current pool with the `parallel` feature, else 1.
+fn threads() -> usize {
     #[cfg(feature = "parallel")]
-    let threads = rayon::current_num_threads();
+    return rayon::current_num_threads();
     #[cfg(not(feature = "parallel"))]
-    let threads = 1;
-    split_into(n, chunk.max(n.div_ceil(threads)), part)
+    1
 }
 
 /// Runs `part` over `0..n` in chunks of `chunk` tokens, each a job of its
@@ -277,11 +281,7 @@ pub(crate) fn split_fine<S: Merge>(
     chunk: usize,
     part: impl Fn(Range<usize>) -> S + Sync,
 ) -> S {
-    #[cfg(feature = "parallel")]
-    let threads = rayon::current_num_threads();
-    #[cfg(not(feature = "parallel"))]
-    let threads = 1;
-    if threads <= 1 {
+    if threads() <= 1 {
         return part(0..n);
     }
     split_into(n, chunk, part)
