@@ -1,6 +1,7 @@
 //! The race kernels behind every public race: a block filter on explicit
 //! lanes, an exact scalar rescan of the steps that can matter, and a split of
-//! long rows into one chunk per thread, merged in index order.
+//! long rows into one chunk per thread (the seeded race: many small chunks,
+//! [`split_fine`]), merged in index order.
 //!
 //! A race keeps the standings (leader and runner-up) of the tokens seen so
 //! far. Once both are numbers, a later token whose score is a number at most
@@ -77,7 +78,7 @@ pub(crate) const BLOCK: usize = 512;
 /// Web Workers costs about 70 microseconds to hand out, more than a whole
 /// row of 152064 tokens takes on one thread (0.45 ns per token), so splitting
 /// such a row made it 2x slower in Chromium. The seeded race, about 20 times
-/// more work per token, splits from [`SEEDED_CHUNK`] everywhere.
+/// more work per token, splits into [`SEEDED_CHUNK`]s everywhere.
 pub(crate) const CHUNK: usize = if cfg!(target_arch = "wasm32") {
     1 << 20
 } else {
