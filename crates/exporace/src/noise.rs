@@ -363,10 +363,7 @@ mod tests {
     fn split_fills_equal_scalar() {
         let n = FILL_SPLIT + FILL_CHUNK + 21;
         for threads in [1, 2] {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .expect("a rayon pool");
+            let pool = crate::kernel::tests::pool(threads);
             let (mut q, mut inv_q) = (alloc::vec![0.0f64; n], alloc::vec![0.0f32; n]);
             pool.install(|| {
                 fill_q(7, Stream::Bonus, 1 << 33, &mut q);

@@ -86,7 +86,7 @@ pub(crate) const CHUNK: usize = if cfg!(target_arch = "wasm32") {
 };
 
 /// Tokens per chunk of the fused seeded race on a pool of two or more
-/// threads ([`split_fine`]): about 20 microseconds of work natively. Its
+/// threads ([`split_fine`]): about 5 microseconds of work natively. Its
 /// chunks share their bar (`seeded::SharedBar`), so a chunk does not
 /// restart from an empty bar, and many small chunks cost about what one
 /// chunk per thread does.

@@ -570,10 +570,7 @@ mod tests {
     #[cfg(feature = "parallel")]
     #[test]
     fn split_seeded_race_equals_unfused() {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(3)
-            .build()
-            .expect("a rayon pool");
+        let pool = crate::kernel::tests::pool(3);
         let mut mix = Mix(0x7A2E_E000);
         for case in 0..12 {
             let n = 4 * SEEDED_CHUNK + mix.below(4 * SEEDED_CHUNK as u64) as usize;

@@ -14,6 +14,15 @@ use crate::race::scalar;
 pub(crate) const SPECIAL_WEIGHTS: [f32; 8] =
     [0.0, -0.0, f32::NAN, f32::INFINITY, -1.0, 3e38, 1e-45, 1.0];
 
+/// A rayon pool of `threads` threads, for the tests that split rows.
+#[cfg(feature = "parallel")]
+pub(crate) fn pool(threads: usize) -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("a rayon pool")
+}
+
 /// SplitMix64, for inputs that share no code with what they test.
 pub(crate) struct Mix(pub(crate) u64);
 
@@ -224,11 +233,7 @@ fn thread_count_does_not_change_bits() {
     let p: Vec<f32> = (0..n).map(|_| mix.below(8) as f32 * 0.125).collect();
     let noise: Vec<f32> = (0..n).map(|_| (mix.below(5) + 1) as f32).collect();
     let run = |threads: usize| {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .expect("a rayon pool");
-        pool.install(|| {
+        pool(threads).install(|| {
             NanPolicy::ALL.map(|policy| {
                 key(race(Form::Mul, Weights::Plain(&p), &noise, policy)
                     .finish(|i| (p[i], noise[i] as f64)))
