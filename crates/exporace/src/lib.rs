@@ -54,6 +54,7 @@ mod float;
 #[cfg(feature = "alloc")]
 pub mod forensics;
 mod kernel;
+pub mod libdevice;
 mod log1p_lanes;
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 mod log1p_simd128;

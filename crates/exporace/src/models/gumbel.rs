@@ -1,8 +1,10 @@
 //! Gumbel recipes from vLLM's Triton samplers: `G = -ln(-ln u)` (classic) or
-//! `G = -ln(-ln_1p(-u))` (flipped), computed in the noise type.
+//! `G = -ln(-ln_1p(-u))` (flipped), computed in the noise type with the GPU's
+//! log functions ([`crate::libdevice`]), as Triton inlines them.
 
 use super::{Branch, Draw, ModelFacts, NoiseKind, NoiseModel, lattice};
 use crate::float::{NoiseFloat, Precision};
+use crate::libdevice;
 use crate::philox::{TRITON_RAND_SCALE, triton_scale};
 
 /// The branch of a Gumbel value: +inf means E = 0, -inf means E = inf.
@@ -20,8 +22,35 @@ fn branch_of<T: NoiseFloat>(g: T, clamped: bool) -> Branch {
     }
 }
 
+/// `tl.log` in the noise type: libdevice's `__nv_logf` or `__nv_log`.
+fn gpu_ln<T: NoiseFloat>(x: T) -> T {
+    match T::PRECISION {
+        Precision::F32 => {
+            T::from_bits(libdevice::logf(f32::from_bits(x.to_bits() as u32)).to_bits() as u64)
+        }
+        Precision::F64 => T::from_bits(libdevice::log(f64::from_bits(x.to_bits())).to_bits()),
+    }
+}
+
+/// `libdevice.log1p` in the noise type: `__nv_log1pf` on fp32. No engine
+/// computes the flipped recipes in fp64, so fp64 keeps `libm`'s `log1p`.
+fn gpu_ln_1p<T: NoiseFloat>(x: T) -> T {
+    match T::PRECISION {
+        Precision::F32 => {
+            T::from_bits(libdevice::log1pf(f32::from_bits(x.to_bits() as u32)).to_bits() as u64)
+        }
+        Precision::F64 => x.ln_1p(),
+    }
+}
+
+/// Triton's negation, `0 - x` (`sub.f32 0, x` in the PTX): `+0` for `x = 0`.
+fn neg<T: NoiseFloat>(x: T) -> T {
+    T::ZERO - x
+}
+
+/// The draw for `E` (already `-ln u` or `-ln_1p(-u)`): `G = -ln E`.
 fn gumbel_draw<T: NoiseFloat>(raw: u64, u: T, e: T, clamped: bool) -> Draw<T> {
-    let g = -e.ln();
+    let g = neg(gpu_ln(e));
     Draw {
         raw,
         uniform: u.to_f64(),
@@ -30,6 +59,16 @@ fn gumbel_draw<T: NoiseFloat>(raw: u64, u: T, e: T, clamped: bool) -> Draw<T> {
         kind: NoiseKind::Gumbel,
         branch: branch_of(g, clamped),
     }
+}
+
+/// `E = -ln u` (classic).
+fn classic_e<T: NoiseFloat>(u: T) -> T {
+    neg(gpu_ln(u))
+}
+
+/// `E = -ln_1p(-u)` (flipped).
+fn flipped_e<T: NoiseFloat>(u: T) -> T {
+    neg(gpu_ln_1p(neg(u)))
 }
 
 /// Chooses a per-precision constant.
@@ -46,8 +85,9 @@ recipe! {
     /// - **Lattice**: `tl.rand`: the first Philox word as `i32`, negatives folded
     ///   (`-x - 1`, the raw index in [0, 2^31)), converted to f32 and times `4.6566127342e-10` in f32, so
     ///   `u` lies in [0, 1 - 2^-24]; u = 0 for two words (probability 2^-31).
-    /// - **Transform**: classic, `G = -ln(-ln u)` in the noise type (f32 as in the
-    ///   engine; f64 to compare precisions on the same bits).
+    /// - **Transform**: classic, `G = -ln(-ln u)` in the noise type with
+    ///   libdevice's `__nv_logf` (f32, as in the engine, bit-exact with Triton)
+    ///   or `__nv_log` (f64, to compare precisions on the same bits).
     /// - **Clamp**: none (`u = 1` cannot occur); u = 0 gives G = -inf.
     /// - **Smallest E / largest Gumbel**: E = 2^-24 at `u = 1 - 2^-24`,
     ///   G = 16.6355 (f32: 16.63553237915039; f64: 16.635532303636364).
@@ -66,7 +106,7 @@ impl<T: NoiseFloat> NoiseModel for TritonClassic<T> {
             precision: T::PRECISION,
             kind: NoiseKind::Gumbel,
             lattice: "tl.rand: u = f32(x) * 4.6566127342e-10, x the folded i32 word; u in [0, 1 - 2^-24]",
-            transform: "G = -ln(-ln u) in the noise type",
+            transform: "G = -ln(-ln u) in the noise type (libdevice __nv_logf / __nv_log)",
             clamp: "none; u = 0 gives G = -inf",
             min_positive_e: by_precision::<T>(5.960464477539063e-08, 5.960464655174753e-08),
             max_finite_gumbel: by_precision::<T>(16.63553237915039, 16.635532303636364),
@@ -87,7 +127,7 @@ impl<T: NoiseFloat> NoiseModel for TritonClassic<T> {
 
     fn transform(&self, raw: u64) -> Draw<T> {
         let u = T::from_f32(triton_scale(raw as u32));
-        gumbel_draw(raw, u, -u.ln(), false)
+        gumbel_draw(raw, u, classic_e(u), false)
     }
 }
 
@@ -96,7 +136,9 @@ recipe! {
     ///
     /// - **Lattice**: `tl.rand` as [`TritonClassic`], clamped below at
     ///   `4.6566127342e-10` (f32: `2^-31 (1 - 2^-24)`).
-    /// - **Transform**: flipped, `G = -ln(-ln_1p(-u))` in the noise type.
+    /// - **Transform**: flipped, `G = -ln(-ln_1p(-u))` in the noise type with
+    ///   libdevice's `__nv_log1pf` and `__nv_logf` (f32, bit-exact with Triton);
+    ///   at f64, `libm`'s `log1p` and `__nv_log`.
     /// - **Clamp**: `u = max(u, 4.6566127342e-10)`, so E > 0 always.
     /// - **Smallest E / largest Gumbel**: E = 4.6566e-10 at the clamp,
     ///   G = 21.4876 (f32: 21.48756217956543; f64: 21.48756265673012).
@@ -113,7 +155,7 @@ impl<T: NoiseFloat> NoiseModel for TritonFlipped<T> {
             precision: T::PRECISION,
             kind: NoiseKind::Gumbel,
             lattice: "tl.rand clamped: u = max(f32(x) * 4.6566127342e-10, 4.6566127342e-10)",
-            transform: "G = -ln(-ln_1p(-u)) in the noise type",
+            transform: "G = -ln(-ln_1p(-u)) in the noise type (libdevice __nv_log1pf, __nv_logf at f32)",
             clamp: "u >= 4.6566127342e-10 (f32 2^-31 (1 - 2^-24))",
             min_positive_e: by_precision::<T>(4.6566125955216364e-10, 4.6566125966058386e-10),
             max_finite_gumbel: by_precision::<T>(21.48756217956543, 21.48756265673012),
@@ -136,7 +178,7 @@ impl<T: NoiseFloat> NoiseModel for TritonFlipped<T> {
         let u32v = triton_scale(raw as u32);
         let clamped = u32v < TRITON_RAND_SCALE;
         let u = T::from_f32(if clamped { TRITON_RAND_SCALE } else { u32v });
-        gumbel_draw(raw, u, -(-u).ln_1p(), clamped)
+        gumbel_draw(raw, u, flipped_e(u), clamped)
     }
 }
 
@@ -216,15 +258,19 @@ fn u64_uniform<T: NoiseFloat>(raw: u64) -> T {
 recipe! {
     /// `u64-f32-flipped`: a 64-bit uniform with the flipped transform.
     ///
-    /// - **Lattice**: `(w0 << 32 | w1)` converted to the noise type (rounding to
-    ///   nearest) times 2^-64; u = 0 only for the word 0; u rounds to 1 for the
-    ///   top words (f32: probability 2^-25).
-    /// - **Transform**: flipped, `G = -ln(-ln_1p(-u))` in the noise type.
-    /// - **Clamp**: none: u = 0 gives E = 0, G = +inf (probability 2^-64); u = 1
-    ///   gives E = +inf, G = -inf.
-    /// - **Smallest E / largest Gumbel**: smallest positive E = 2^-64 at word 1,
-    ///   G = 44.3614 (f32: 44.361419677734375; f64: 44.3614195558365).
-    /// - **Source**: vLLM #47524.
+    /// - **Lattice**: vLLM's `tl_rand64` word `w1 << 32 | w0` (word 0 is the low
+    ///   half) converted to the noise type (rounding to nearest) times 2^-64,
+    ///   clamped below at the smallest positive normal; u rounds to 1 for the top
+    ///   words (f32: probability 2^-25).
+    /// - **Transform**: flipped, `G = -ln(-ln_1p(-u))` in the noise type, with
+    ///   libdevice's `__nv_log1pf` and `__nv_logf` at f32 (bit-exact with Triton);
+    ///   at f64, `__nv_log` and `libm`'s `log1p`.
+    /// - **Clamp**: `u >= MIN_POSITIVE` of the noise type (the word 0 only,
+    ///   probability 2^-64); u = 1 gives E = +inf, G = -inf.
+    /// - **Smallest E / largest Gumbel**: E = `MIN_POSITIVE` at the clamp,
+    ///   G = 87.3365 at f32 (87.3365478515625), 708.396 at f64.
+    /// - **Source**: vLLM #47524; replays MRV2's stream with
+    ///   [`NoiseModel::draw_mrv2`].
     U64Flipped
 }
 
@@ -236,20 +282,20 @@ impl<T: NoiseFloat> NoiseModel for U64Flipped<T> {
             name: "u64-f32-flipped",
             precision: T::PRECISION,
             kind: NoiseKind::Gumbel,
-            lattice: "u = T(w0 << 32 | w1) * 2^-64 (the conversion rounds)",
-            transform: "G = -ln(-ln_1p(-u)) in the noise type",
-            clamp: "none: u = 0 gives G = +inf, u = 1 gives G = -inf",
-            min_positive_e: by_precision::<T>(5.421010862427522e-20, 5.421010862427522e-20),
-            max_finite_gumbel: by_precision::<T>(44.361419677734375, 44.3614195558365),
-            p_zero: 5.421010862427522e-20,
+            lattice: "u = max(T(w1 << 32 | w0) * 2^-64, MIN_POSITIVE) (tl_rand64: word 0 low; the conversion rounds)",
+            transform: "G = -ln(-ln_1p(-u)) in the noise type (libdevice __nv_log1pf, __nv_logf at f32)",
+            clamp: "u >= smallest positive normal; u = 1 gives G = -inf",
+            min_positive_e: by_precision::<T>(1.1754943508222875e-38, 2.2250738585072014e-308),
+            max_finite_gumbel: by_precision::<T>(87.3365478515625, 708.3964185322641),
+            p_zero: 0.0,
             p_infinite: by_precision::<T>(2.9802322387695312e-08, 5.551115123125783e-17),
-            source: "vLLM #47524",
-            stream: "exporace Philox (lattice and transform only)",
+            source: "vLLM #47524 (tl_rand64)",
+            stream: "Triton Philox: exact replay of tl_rand64 (draw_triton, draw_mrv2)",
         }
     }
 
     fn raw(&self, w: [u32; 4]) -> u64 {
-        lattice::top64(w)
+        lattice::rand64(w)
     }
 
     fn raw_max(&self) -> u64 {
@@ -258,7 +304,9 @@ impl<T: NoiseFloat> NoiseModel for U64Flipped<T> {
 
     fn transform(&self, raw: u64) -> Draw<T> {
         let u: T = u64_uniform(raw);
-        gumbel_draw(raw, u, -(-u).ln_1p(), false)
+        let clamped = u < T::MIN_POSITIVE;
+        let u = if clamped { T::MIN_POSITIVE } else { u };
+        gumbel_draw(raw, u, flipped_e(u), clamped)
     }
 
     fn cell(&self, raw: u64) -> (u64, u64) {
@@ -270,15 +318,19 @@ recipe! {
     /// `u64-f64-classic`: `tl_rand64` with the classic transform, as MRV2's
     /// `--use-fp64-gumbel`.
     ///
-    /// - **Lattice**: `(w0 << 32 | w1)` converted to the noise type times 2^-64,
-    ///   clamped below at the smallest positive normal; u rounds to 1.0 for the
-    ///   top 2^10 words in f64 (probability 2^-54; f32: 2^-25).
-    /// - **Transform**: classic, `G = -ln(-ln u)` in the noise type.
+    /// - **Lattice**: vLLM's `tl_rand64` word `w1 << 32 | w0` (word 0 is the low
+    ///   half) converted to the noise type times 2^-64, clamped below at the
+    ///   smallest positive normal; u rounds to 1.0 for the top 2^10 words in f64
+    ///   (probability 2^-54; f32: 2^-25).
+    /// - **Transform**: classic, `G = -ln(-ln u)` in the noise type, with
+    ///   libdevice's `__nv_log` at f64 (bit-exact with Triton) and `__nv_logf`
+    ///   at f32.
     /// - **Clamp**: `u >= MIN_POSITIVE` of the noise type. u = 1 gives E = 0 and
     ///   G = +inf.
     /// - **Smallest E / largest Gumbel**: smallest positive E = `-ln(1 - 2^-53)`
     ///   = 2^-53 (1 + ...), G = 36.7368 in f64 (f32: E = 2^-24, G = 16.6355).
-    /// - **Source**: MRV2 `--use-fp64-gumbel` (`tl_rand64`).
+    /// - **Source**: MRV2 `--use-fp64-gumbel` (`tl_rand64`); replays MRV2's
+    ///   stream with [`NoiseModel::draw_mrv2`].
     U64Classic
 }
 
@@ -290,20 +342,20 @@ impl<T: NoiseFloat> NoiseModel for U64Classic<T> {
             name: "u64-f64-classic",
             precision: T::PRECISION,
             kind: NoiseKind::Gumbel,
-            lattice: "u = max(T(w0 << 32 | w1) * 2^-64, MIN_POSITIVE) (the conversion rounds)",
-            transform: "G = -ln(-ln u) in the noise type",
+            lattice: "u = max(T(w1 << 32 | w0) * 2^-64, MIN_POSITIVE) (tl_rand64: word 0 low; the conversion rounds)",
+            transform: "G = -ln(-ln u) in the noise type (libdevice __nv_log at f64, __nv_logf at f32)",
             clamp: "u >= smallest positive normal; u = 1 gives G = +inf",
             min_positive_e: by_precision::<T>(5.960464477539063e-08, 1.1102230246251565e-16),
             max_finite_gumbel: by_precision::<T>(16.63553237915039, 36.7368005696771),
             p_zero: by_precision::<T>(2.9802322387695312e-08, 5.551115123125783e-17),
             p_infinite: 0.0,
             source: "vLLM MRV2 --use-fp64-gumbel (tl_rand64)",
-            stream: "exporace Philox (lattice and transform only)",
+            stream: "Triton Philox: exact replay of tl_rand64 (draw_triton, draw_mrv2)",
         }
     }
 
     fn raw(&self, w: [u32; 4]) -> u64 {
-        lattice::top64(w)
+        lattice::rand64(w)
     }
 
     fn raw_max(&self) -> u64 {
@@ -314,7 +366,7 @@ impl<T: NoiseFloat> NoiseModel for U64Classic<T> {
         let u: T = u64_uniform(raw);
         let clamped = u < T::MIN_POSITIVE;
         let u = if clamped { T::MIN_POSITIVE } else { u };
-        gumbel_draw(raw, u, -u.ln(), clamped)
+        gumbel_draw(raw, u, classic_e(u), clamped)
     }
 
     fn cell(&self, raw: u64) -> (u64, u64) {

@@ -267,14 +267,23 @@ pub fn extremes<M: NoiseModel>(model: &M) -> Extremes<M::Float> {
 
 /// The raw integers the recipes read from a Philox block.
 pub(crate) mod lattice {
-    /// `w0 << 32 | w1`: the 64-bit recipes' integer.
+    /// `w0 << 32 | w1`: exporace's own 64-bit integer from a block (word 0
+    /// high). No engine builds it; the models on exporace's stream read it.
     pub fn top64(w: [u32; 4]) -> u64 {
         (w[0] as u64) << 32 | w[1] as u64
     }
 
-    /// Its top 53 bits: the 53-bit recipes' integer (`k` of `k * 2^-53`).
+    /// Its top 53 bits: the 53-bit recipes' integer (`k` of `k * 2^-53`) on
+    /// exporace's stream.
     pub fn top53(w: [u32; 4]) -> u64 {
         top64(w) >> 11
+    }
+
+    /// `w1 << 32 | w0`: vLLM's `tl_rand64`, which reads
+    /// `lo, hi, _, _ = tl.randint4x(seed, offset)` and builds `(hi << 32) | lo`
+    /// (word 0 is the low half).
+    pub fn rand64(w: [u32; 4]) -> u64 {
+        (w[1] as u64) << 32 | w[0] as u64
     }
 
     /// The largest 53-bit integer.
