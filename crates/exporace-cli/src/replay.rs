@@ -38,6 +38,12 @@ pub struct ReplayArgs {
     /// How the words are addressed.
     #[arg(long, value_enum, default_value = "exporace")]
     pub address: AddressArg,
+    /// The position, for `--address mrv2` (the key is `tl.randint(seed, pos)`).
+    #[arg(long)]
+    pub pos: Option<u64>,
+    /// A draft token's noise, for `--address mrv2` (the position salted by 2^30).
+    #[arg(long)]
+    pub draft: bool,
     /// Print the scenario's JSON answer instead of a table.
     #[arg(long)]
     pub json: bool,
@@ -51,14 +57,22 @@ pub fn scenario(a: &ReplayArgs) -> Value {
         AddressArg::Mrv2 => "mrv2",
         AddressArg::TorchCpu => "torch_cpu",
     };
-    json!({
+    let mut v = json!({
         "exporace": 1, "op": "noise", "seed": a.seed, "model": a.model,
         "address": address, "start": a.offset, "count": a.count,
-    })
+    });
+    if a.address == AddressArg::Mrv2 {
+        v["pos"] = json!(a.pos.unwrap_or(0));
+        v["draft"] = json!(a.draft);
+    }
+    v
 }
 
 /// Runs the replay and returns the text for the terminal.
 pub fn run(a: &ReplayArgs) -> Result<String, String> {
+    if a.address != AddressArg::Mrv2 && (a.pos.is_some() || a.draft) {
+        return Err("--pos and --draft address MRV2's noise: they need --address mrv2".into());
+    }
     let answer = exporace::scenario::run(&scenario(a).to_string()).map_err(|e| e.to_string())?;
     if a.json {
         return Ok(answer);

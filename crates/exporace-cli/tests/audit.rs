@@ -256,3 +256,76 @@ fn a_bad_dump_is_one_line_on_stderr_and_status_1() {
         )
     );
 }
+
+/// `replay --address mrv2` gives the G that real Triton drew for MRV2's
+/// recipes (`crates/exporace/tests/fixtures/triton_mrv2_gumbel_rows.json`):
+/// pair (2024, 17) as a target position, pair (31337, 9 + 2^30) as a draft.
+#[test]
+fn replay_mrv2_matches_real_triton_rows() {
+    let rows: Value = serde_json::from_str(include_str!(
+        "../../exporace/tests/fixtures/triton_mrv2_gumbel_rows.json"
+    ))
+    .unwrap();
+    let v = rows["V"].as_u64().unwrap() as usize;
+    for (model, recipe, hex_digits) in [
+        ("triton-flipped", "flipped_f32_bits", 8),
+        ("u64-f64-classic", "u64_f64_classic_bits", 16),
+    ] {
+        for (pair, pos, draft) in [(1usize, "17", false), (2, "9", true)] {
+            let seed = rows["pairs_seed_pos"][pair][0].to_string();
+            let mut args = vec![
+                "replay",
+                "--model",
+                model,
+                "--address",
+                "mrv2",
+                "--seed",
+                &seed,
+                "--pos",
+                pos,
+                "--offset",
+                "8000",
+                "--count",
+                "4",
+                "--json",
+            ];
+            if draft {
+                args.push("--draft");
+            }
+            let (ok, out, err) = exporace(&args);
+            assert!(ok, "{err}");
+            let got: Value = serde_json::from_str(&out).unwrap();
+            for (i, d) in got["result"]["draws"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .enumerate()
+            {
+                let want = rows[recipe][pair * v + 8000 + i].as_u64().unwrap();
+                let want = format!("0x{want:0hex_digits$x}");
+                assert_eq!(
+                    d["bits"].as_str().unwrap(),
+                    want,
+                    "{model} pair {pair} token {i}"
+                );
+            }
+        }
+    }
+    // --pos without --address mrv2, and a start past 2^64, are refused.
+    let (ok, _, err) = exporace(&["replay", "--model", "ideal", "--seed", "1", "--pos", "3"]);
+    assert!(!ok && err.contains("--address mrv2"), "{err}");
+    let (ok, _, err) = exporace(&[
+        "replay",
+        "--model",
+        "triton-flipped",
+        "--seed",
+        "1",
+        "--address",
+        "triton",
+        "--offset",
+        "18446744073709551615",
+        "--count",
+        "2",
+    ]);
+    assert!(!ok && err.contains("passes 2^64"), "{err}");
+}

@@ -402,6 +402,13 @@ pub fn noise(b: &NoiseBody, seed: u64) -> Result<ForensicResult> {
             limit: MAX_NOISE_DRAWS,
         });
     }
+    if b.start.checked_add(b.count).is_none() {
+        return Err(Error::Scenario(alloc::format!(
+            "noise: start {} plus count {} passes 2^64",
+            b.start,
+            b.count
+        )));
+    }
     let addressed_by_token = matches!(b.address, Address::Exporace | Address::Mrv2);
     if addressed_by_token && b.start.saturating_add(b.count) > u32::MAX as u64 + 1 {
         return Err(Error::Scenario("noise: tokens must lie below 2^32".into()));
