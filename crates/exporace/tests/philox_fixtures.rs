@@ -2,6 +2,10 @@
 //! the known answers in `fixtures/philox_triton.json` (Random123 vectors, and
 //! Triton 3.6 outputs read on an H200), bit for bit.
 
+#[path = "common/conformance.rs"]
+mod conformance;
+
+use conformance::{documented, matched};
 use exporace::philox::{PhiloxStream, philox4x32_10, rand, randint, randint4x};
 use rand_core::{Rng, SeedableRng};
 use serde_json::Value;
@@ -61,6 +65,11 @@ fn triton_randint_randint4x_rand() {
             "offset {offset}"
         );
     }
+    // randint, the four words of randint4x and rand: six values a case.
+    assert_eq!(
+        documented("Triton `tl.randint`, `tl.randint4x`, `tl.rand`"),
+        [matched(cases.len() * 6, 0)]
+    );
 }
 
 #[test]
