@@ -7,8 +7,9 @@
 //!
 //! The crate is `#![no_std]` and does pure math with no I/O. The same seed gives
 //! the same bits natively and in wasm, with one thread or many: transcendental
-//! functions come from the pure-Rust `libm`, and every random value is addressed
-//! by (seed, stream, row, token) rather than drawn from a sequential state.
+//! functions are pure Rust (the `libm` crate, and glibc's `log1p` ported for
+//! the `torch-cpu` model), and every random value is addressed by (seed,
+//! stream, row, token) rather than drawn from a sequential state.
 //!
 //! ## Quick start
 //!
@@ -44,7 +45,6 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
-pub mod crlog1p;
 mod error;
 #[cfg(feature = "alloc")]
 pub mod exact;
@@ -53,6 +53,7 @@ pub mod experiment;
 mod float;
 #[cfg(feature = "alloc")]
 pub mod forensics;
+pub mod glibc_log1p;
 mod kernel;
 pub mod libdevice;
 mod log1p_lanes;

@@ -10,10 +10,12 @@
 //! | `Tensor.exponential_()`, float64 and float32 | 64-bit | low 53 bits x 2^-53, in [0, 1) | E = -log1p(-u) in f64, then cast |
 //!
 //! The smallest E is exactly 0 (u = 0, probability 2^-53); the largest is
-//! -log1p(-(1 - 2^-53)) = 53 ln 2 = 36.7368... The uniform bits of every draw
-//! are exact. The exponential values are exact wherever this crate's `log1p`
-//! (see [`NoiseFloat::ln_1p`]) agrees with the glibc `log1p` that PyTorch
-//! calls; [`crate::crlog1p`] states how often that is.
+//! -log1p(-(1 - 2^-53)) = 53 ln 2 = 36.7368... `log1p` is glibc's, the one
+//! PyTorch calls, in the FMA build x86-64 glibc runs on CPUs with FMA and AVX2
+//! ([`crate::glibc_log1p::log1p_fma`], ported bit-exact), so the uniform bits
+//! and the values of every draw are exact where PyTorch runs on that build.
+//! glibc's generic build ([`crate::glibc_log1p::log1p`]) gives other values,
+//! one ulp apart, on 0.044% of draws.
 //!
 //! Source: ATen's `CPUGeneratorImpl` (`random`, `random64`) and the
 //! `uniform_real_distribution` and `exponential` transformations; checked bit
@@ -28,6 +30,7 @@
 //! ```
 
 use crate::NoiseFloat;
+use crate::glibc_log1p;
 use crate::mt19937::Mt19937;
 
 const MASK_53: u64 = (1 << 53) - 1;
@@ -48,7 +51,8 @@ pub struct TorchDraw<F> {
 }
 
 /// The `exponential_` transform of one lattice point (taken mod 2^53):
-/// u = `lattice` x 2^-53, E = -log1p(-u) in f64, rounded to `F`.
+/// u = `lattice` x 2^-53, E = -log1p(-u) in f64 with glibc's `log1p`
+/// ([`crate::glibc_log1p::log1p_fma`]), rounded to `F`.
 ///
 /// ```
 /// use exporace::torch_cpu::exponential_of_lattice;
@@ -58,7 +62,7 @@ pub struct TorchDraw<F> {
 pub fn exponential_of_lattice<F: NoiseFloat>(lattice: u64) -> TorchDraw<F> {
     let lattice = lattice & MASK_53;
     let uniform = lattice as f64 * SCALE_53;
-    let e = -NoiseFloat::ln_1p(-uniform);
+    let e = -glibc_log1p::log1p_fma(-uniform);
     TorchDraw {
         lattice,
         uniform,
@@ -136,8 +140,8 @@ impl TorchCpuGenerator {
     }
 
     /// One `Tensor.exponential_()` value in `F`: u from 53 bits of a 64-bit
-    /// draw, E = -log1p(-u) in f64, then rounded to `F`. E is exactly 0 when
-    /// u = 0.
+    /// draw, E = -log1p(-u) in f64 (glibc's `log1p`), then rounded to `F`.
+    /// E is exactly 0 when u = 0.
     #[inline]
     pub fn exponential<F: NoiseFloat>(&mut self) -> TorchDraw<F> {
         exponential_of_lattice(self.next_u64() & MASK_53)

@@ -8,8 +8,9 @@ recipe! {
     /// `torch-cpu`: torch CPU eager `Tensor.exponential_()` (f32 and f64 tensors).
     ///
     /// - **Lattice**: the low 53 bits of a 64-bit draw times 2^-53, in [0, 1).
-    /// - **Transform**: flipped, `E = -log1p(-u)` in double, then cast to the
-    ///   tensor's dtype.
+    /// - **Transform**: flipped, `E = -log1p(-u)` in double with glibc's
+    ///   `log1p` (its x86-64 FMA build, ported bit-exact:
+    ///   [`crate::glibc_log1p::log1p_fma`]), then cast to the tensor's dtype.
     /// - **Clamp**: none: u = 0 gives E = 0 exactly (probability 2^-53), so
     ///   `inv_q = inf` and a zero weight scores NaN.
     /// - **Smallest E / largest Gumbel**: smallest positive E = 2^-53 (both
@@ -32,7 +33,7 @@ impl<T: NoiseFloat> NoiseModel for TorchCpu<T> {
             precision: T::PRECISION,
             kind: NoiseKind::Exponential,
             lattice: "u = (low 53 bits of a 64-bit draw) * 2^-53, in [0, 1)",
-            transform: "E = -log1p(-u) in double, cast to the dtype",
+            transform: "E = -log1p(-u) in double with glibc's log1p (x86-64 FMA build, ported, bit-exact), cast to the dtype",
             clamp: "none: u = 0 gives E = 0",
             min_positive_e: 1.1102230246251565e-16,
             max_finite_gumbel: 36.7368005696771,
