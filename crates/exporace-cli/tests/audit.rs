@@ -311,6 +311,32 @@ fn replay_mrv2_matches_real_triton_rows() {
             }
         }
     }
+    // torch CPU's generator 2^34 values in: a jump, not a 37-minute walk;
+    // the draws are those of the core's generator at that offset.
+    let (ok, out, err) = exporace(&[
+        "replay",
+        "--model",
+        "torch-cpu",
+        "--address",
+        "torch_cpu",
+        "--seed",
+        "1",
+        "--offset",
+        "17179869184",
+        "--count",
+        "2",
+        "--json",
+    ]);
+    assert!(ok, "{err}");
+    let got: Value = serde_json::from_str(&out).unwrap();
+    let mut g = exporace::torch_cpu::TorchCpuGenerator::at_offset(1, 1 << 34);
+    for d in got["result"]["draws"].as_array().unwrap() {
+        let want = g.exponential::<f32>().value;
+        assert_eq!(
+            d["bits"].as_str().unwrap(),
+            format!("0x{:08x}", want.to_bits())
+        );
+    }
     // --pos without --address mrv2, and a start past 2^64, are refused.
     let (ok, _, err) = exporace(&["replay", "--model", "ideal", "--seed", "1", "--pos", "3"]);
     assert!(!ok && err.contains("--address mrv2"), "{err}");
