@@ -57,3 +57,36 @@ export function unknownField(obj, names) {
   for (const k of keys) if (typeof k === "string" && !names.includes(k)) return k;
   return undefined;
 }
+
+/**
+ * `value` as JSON text for the scenario reader, bigints written as exact
+ * integers. Throws an Error on
+ * nesting deeper than `maxDepth` objects and arrays (a cycle is one), on more
+ * than `maxValues` values in all, and on anything `JSON.stringify` refuses.
+ */
+export function scenarioText(value, maxDepth, maxValues) {
+  // A bigint is written as its exact decimal digits (no JSON number of
+  // JavaScript's holds 64 bits): marked as a string, then unquoted.
+  const mark = "\u0000exporace-bigint:";
+  const stack = [[value, 1]];
+  let values = 1;
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop();
+    if (depth > maxDepth) throw new Error(`it nests deeper than ${maxDepth} levels`);
+    for (const k of Object.keys(v)) {
+      if (++values > maxValues) throw new Error(`it holds more than ${maxValues} values`);
+      const child = v[k];
+      if (child !== null && typeof child === "object") stack.push([child, depth + 1]);
+      if (typeof child === "string" && child.startsWith(mark)) {
+        throw new Error(`field ${JSON.stringify(k)} holds a string that starts with a NUL character`);
+      }
+    }
+  }
+  const text = JSON.stringify(value, (_, v) => {
+    if (typeof v === "bigint") return mark + v.toString();
+    // Typed arrays are lists of numbers (or of bigints).
+    return ArrayBuffer.isView(v) && !(v instanceof DataView) ? Array.from(v) : v;
+  });
+  if (typeof text !== "string") throw new Error("it has no JSON form");
+  return text.replace(/"\\u0000exporace-bigint:(-?[0-9]+)"/g, "$1");
+}

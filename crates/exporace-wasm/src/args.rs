@@ -5,7 +5,7 @@
 //! property read goes through `Reflect` or a function of `js/boundary.js`
 //! that catches, and their exceptions become errors.
 
-use std::cell::RefCell;
+use std::cell::Cell;
 use std::fmt;
 
 use exporace::NanPolicy;
@@ -273,23 +273,26 @@ thread_local! {
     /// [`object`] allows, each made once. Made from Rust on every call, each
     /// name was decoded from UTF-8 and hashed again by `Reflect.get`:
     /// `recoverTokens` on a batch of one request of 16 tokens spent about a
-    /// sixth of its time there (Node's CPU profile).
-    static NAMES: RefCell<Vec<(&'static str, JsValue)>> = const { RefCell::new(Vec::new()) };
+    /// sixth of its time there (Node's CPU profile). Taken out of the cell
+    /// while in use and put back before any other call into JavaScript, so a
+    /// JavaScript exception that unwinds through a call leaves no borrow
+    /// behind (only an emptied cache).
+    static NAMES: Cell<Vec<(&'static str, JsValue)>> = const { Cell::new(Vec::new()) };
 }
 
 /// Calls `f` with the JavaScript string `name`, made on the first call for it.
 fn with_name<R>(name: &'static str, f: impl FnOnce(&JsValue) -> R) -> R {
-    NAMES.with(|names| {
-        let mut names = names.borrow_mut();
-        let at = match names.iter().position(|(n, _)| *n == name) {
-            Some(at) => at,
-            None => {
-                names.push((name, JsValue::from_str(name)));
-                names.len() - 1
-            }
-        };
-        f(&names[at].1)
-    })
+    let mut names = NAMES.take();
+    let key = match names.iter().find(|(n, _)| *n == name) {
+        Some((_, key)) => key.clone(),
+        None => {
+            let key = JsValue::from_str(name);
+            names.push((name, key.clone()));
+            key
+        }
+    };
+    NAMES.set(names);
+    f(&key)
 }
 
 #[wasm_bindgen(module = "/js/boundary.js")]
@@ -298,32 +301,67 @@ extern "C" {
     /// strings), `undefined` if none, `null` if listing the keys threw.
     /// Compared from wasm, one call per key and name, the check took a
     /// fifth of a `recoverTokens` call on 4 x 16 tokens (Node, `--cpu-prof`).
-    #[wasm_bindgen(js_name = unknownField)]
-    fn unknown_field(obj: &JsValue, names: &JsValue) -> JsValue;
+    #[wasm_bindgen(js_name = unknownField, catch)]
+    fn unknown_field(obj: &JsValue, names: &JsValue) -> Result<JsValue, JsValue>;
+
+    /// `value` (an object) as JSON text, 64-bit integers (bigints) written as
+    /// decimal strings; throws on nesting deeper than `maxDepth` (cycles
+    /// included) and on more than `maxValues` values.
+    #[wasm_bindgen(js_name = scenarioText, catch)]
+    fn scenario_text(value: &JsValue, max_depth: u32, max_values: u32) -> Result<String, JsValue>;
+}
+
+/// How deep a scenario object may nest (below the JSON text reader's own
+/// limit of 128).
+pub const MAX_DEPTH: u32 = 100;
+
+/// How many values a scenario object may hold in all (2^26).
+pub const MAX_VALUES: u32 = 1 << 26;
+
+/// A scenario object as JSON text, refused with an error naming `what` when it
+/// nests deeper than [`MAX_DEPTH`] (a cycle does), holds more than
+/// [`MAX_VALUES`] values or cannot be written.
+pub fn json_text(v: &JsValue, what: &str) -> JsResult<String> {
+    scenario_text(v, MAX_DEPTH, MAX_VALUES).map_err(|e| {
+        let reason = e
+            .dyn_ref::<js_sys::Error>()
+            .map(|e| String::from(e.message()))
+            .unwrap_or_else(|| "it cannot be written as JSON".into());
+        JsError::new(&format!("{what}: {reason}"))
+    })
 }
 
 thread_local! {
     /// The JavaScript arrays of the field-name lists that [`object`] was
-    /// given, by the list's address and length, each made once.
-    static LISTS: RefCell<Vec<((usize, usize), JsValue)>> = const { RefCell::new(Vec::new()) };
+    /// given, by the list's address and length, each made once; taken out
+    /// while in use, as [`NAMES`].
+    static LISTS: Cell<Vec<((usize, usize), JsValue)>> = const { Cell::new(Vec::new()) };
 }
 
 /// Calls `f` with `list` as a JavaScript array of strings, made on the
 /// first call for it.
 fn with_list<R>(list: &'static [&'static str], f: impl FnOnce(&JsValue) -> R) -> R {
-    LISTS.with(|lists| {
-        let mut lists = lists.borrow_mut();
-        let key = (list.as_ptr() as usize, list.len());
-        let at = match lists.iter().position(|(k, _)| *k == key) {
-            Some(at) => at,
-            None => {
-                let names: Array = list.iter().map(|&n| JsValue::from_str(n)).collect();
-                lists.push((key, names.into()));
-                lists.len() - 1
-            }
-        };
-        f(&lists[at].1)
-    })
+    let mut lists = LISTS.take();
+    let key = (list.as_ptr() as usize, list.len());
+    let names = match lists.iter().find(|(k, _)| *k == key) {
+        Some((_, names)) => names.clone(),
+        None => {
+            let names: JsValue = list
+                .iter()
+                .map(|&n| JsValue::from_str(n))
+                .collect::<Array>()
+                .into();
+            lists.push((key, names.clone()));
+            names
+        }
+    };
+    LISTS.set(lists);
+    f(&names)
+}
+
+/// A string argument.
+pub fn string_arg(v: &JsValue, what: &str) -> JsResult<String> {
+    v.as_string().ok_or_else(|| wrong_type(what, "a string", v))
 }
 
 /// Checks that `v` is a plain object and that it has no keys outside `allowed`,
@@ -332,7 +370,7 @@ pub fn object(v: &JsValue, what: &str, allowed: &'static [&'static str]) -> JsRe
     if !v.is_object() || Array::is_array(v) {
         return Err(wrong_type(what, "an object", v));
     }
-    let unknown = with_list(allowed, |names| unknown_field(v, names));
+    let unknown = with_list(allowed, |names| unknown_field(v, names)).unwrap_or(JsValue::NULL);
     if unknown.is_null() {
         return Err(JsError::new(&format!(
             "listing the fields of {what} threw an exception"

@@ -131,9 +131,10 @@ pub struct WasmArray {
 impl WasmArray {
     /// `length` zeros of `dtype`: `"float32"`, `"float64"` or `"int32"`.
     #[wasm_bindgen(constructor)]
-    pub fn new(dtype: &str, length: JsValue) -> JsResult<WasmArray> {
+    pub fn new(dtype: JsValue, length: JsValue) -> JsResult<WasmArray> {
+        let dtype = args::string_arg(&dtype, "dtype")?;
         let n = args::usize_arg(&length, "length")?;
-        let data = match dtype {
+        let data = match dtype.as_str() {
             "float32" => Data::F32(zeros(n)?),
             "float64" => Data::F64(zeros(n)?),
             "int32" => Data::I32(zeros(n)?),
@@ -200,29 +201,20 @@ impl WasmArray {
             .dyn_into()
             .map_err(|_| JsError::new("wasm memory is not a WebAssembly.Memory"))?;
         let buffer = memory.buffer();
-        with(|r| {
-            let offset =
-                |p: usize| u32::try_from(p).map_err(|_| JsError::new("address past 4 GiB"));
+        // The address is read under the borrow, the view made after it.
+        let (kind, ptr, len) = with(|r| {
             Ok(match self.data(r)? {
-                Data::F32(v) => Float32Array::new_with_byte_offset_and_length(
-                    &buffer,
-                    offset(v.as_ptr() as usize)?,
-                    v.len() as u32,
-                )
-                .into(),
-                Data::F64(v) => Float64Array::new_with_byte_offset_and_length(
-                    &buffer,
-                    offset(v.as_ptr() as usize)?,
-                    v.len() as u32,
-                )
-                .into(),
-                Data::I32(v) => Int32Array::new_with_byte_offset_and_length(
-                    &buffer,
-                    offset(v.as_ptr() as usize)?,
-                    v.len() as u32,
-                )
-                .into(),
+                Data::F32(v) => (0, v.as_ptr() as usize, v.len()),
+                Data::F64(v) => (1, v.as_ptr() as usize, v.len()),
+                Data::I32(v) => (2, v.as_ptr() as usize, v.len()),
             })
+        })?;
+        let offset = u32::try_from(ptr).map_err(|_| JsError::new("address past 4 GiB"))?;
+        let len = len as u32;
+        Ok(match kind {
+            0 => Float32Array::new_with_byte_offset_and_length(&buffer, offset, len).into(),
+            1 => Float64Array::new_with_byte_offset_and_length(&buffer, offset, len).into(),
+            _ => Int32Array::new_with_byte_offset_and_length(&buffer, offset, len).into(),
         })
     }
 }

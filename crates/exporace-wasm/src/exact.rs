@@ -63,12 +63,12 @@ pub(crate) fn catalogue_entry(model: &str) -> JsResult<&'static CatalogueEntry> 
 /// `model`, at its own precision or at `precision` (`"f32"` / `"f64"`).
 #[wasm_bindgen(js_name = winProbabilities)]
 pub fn win_probabilities(
-    model: &str,
+    model: JsValue,
     weights: JsValue,
     counts: JsValue,
     precision: JsValue,
 ) -> JsResult<JsValue> {
-    let entry = catalogue_entry(model)?;
+    let entry = catalogue_entry(&args::string_arg(&model, "model")?)?;
     let precision = precision_arg(&precision)?;
     let weights = args::array::<f64>(&weights, "weights")?;
     let counts = args::array::<f64>(&counts, "counts")?;

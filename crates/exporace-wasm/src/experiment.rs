@@ -3,7 +3,7 @@
 //! chunk of trials. A page runs them in a worker and cancels one by ending
 //! the worker.
 
-use std::cell::RefCell;
+use std::cell::Cell;
 
 use exporace::NanPolicy;
 use exporace::exact::ExactOptions;
@@ -18,7 +18,7 @@ use crate::exact::catalogue_entry;
 
 thread_local! {
     /// The progress callback of the running experiment on this thread.
-    static PROGRESS: RefCell<Option<Function>> = const { RefCell::new(None) };
+    static PROGRESS: Cell<Option<Function>> = const { Cell::new(None) };
 }
 
 /// The options of `runExperiment`.
@@ -97,12 +97,14 @@ impl ModelVisitor for Run<'_> {
     type Output = exporace::Result<Report>;
     fn visit<M: NoiseModel>(self, model: &M) -> Self::Output {
         let progress = |fraction: f64| {
-            PROGRESS.with(|p| {
-                if let Some(f) = p.borrow().as_ref() {
-                    // A throwing callback must not stop the experiment.
-                    let _ = f.call1(&JsValue::NULL, &JsValue::from_f64(fraction));
-                }
-            });
+            // The callback is cloned out of the cell before it is called, so
+            // nothing is borrowed while JavaScript runs.
+            let callback = PROGRESS.take();
+            PROGRESS.set(callback.clone());
+            if let Some(f) = callback {
+                // A throwing callback must not stop the experiment.
+                let _ = f.call1(&JsValue::NULL, &JsValue::from_f64(fraction));
+            }
         };
         let control = Control {
             progress: Some(&progress),
@@ -121,13 +123,23 @@ impl ModelVisitor for Run<'_> {
 /// bias of vLLM #54282). `onProgress(fraction)` is called after each chunk.
 #[wasm_bindgen(js_name = runExperiment)]
 pub fn run_experiment(
-    model: &str,
+    model: JsValue,
     target: JsValue,
     draft: JsValue,
     options: JsValue,
-    on_progress: Option<Function>,
+    on_progress: JsValue,
 ) -> JsResult<JsValue> {
-    let entry = catalogue_entry(model)?;
+    let entry = catalogue_entry(&args::string_arg(&model, "model")?)?;
+    let on_progress = match on_progress.dyn_into::<Function>() {
+        Ok(f) => Some(f),
+        Err(v) if v.is_undefined() || v.is_null() => None,
+        Err(v) => {
+            return Err(JsError::new(&format!(
+                "onProgress must be a function, got {}",
+                args::describe(&v)
+            )));
+        }
+    };
     let target = args::array::<f32>(&target, "target")?;
     let draft = args::optional_array::<f32>(&draft, "draft")?;
     args::object(
@@ -165,9 +177,9 @@ pub fn run_experiment(
         seed: whole(o.seed, "seed")?,
         policy: o.nan_policy,
     };
-    PROGRESS.with(|p| *p.borrow_mut() = on_progress);
+    PROGRESS.set(on_progress);
     let report = entry.visit(None, Run(setup));
-    PROGRESS.with(|p| *p.borrow_mut() = None);
+    PROGRESS.set(None);
     let report = ReportJs::from(report??);
     serde_wasm_bindgen::to_value(&report)
         .map_err(|e| JsError::new(&format!("converting the result: {}", args::message(e))))

@@ -118,9 +118,9 @@ fn precision_arg(v: &JsValue) -> JsResult<Option<Precision>> {
 /// model reads from the random words) or `{ uniform }` (the lattice point
 /// nearest that uniform). Answers as a `noise` scenario with one draw.
 #[wasm_bindgen(js_name = transformUniform)]
-pub fn transform_uniform(model: &str, precision: JsValue, point: JsValue) -> JsResult<JsValue> {
+pub fn transform_uniform(model: JsValue, precision: JsValue, point: JsValue) -> JsResult<JsValue> {
     let spec = ModelSpec::Full {
-        model: model.to_string(),
+        model: args::string_arg(&model, "model")?,
         precision: precision_arg(&precision)?,
     };
     let point = point_arg(&point)?;

@@ -5,15 +5,17 @@ use exporace_io::DType;
 use js_sys::{Array, Float64Array, Object, Reflect};
 use wasm_bindgen::prelude::*;
 
-use crate::args::JsResult;
+use crate::args::{self, JsResult};
 
 /// Reads a float `.npy` file: `{ shape, dtype, values }` with the values
 /// widened exactly to f64 (f16, bf16, f32 or f64). `name` names the tensor in
 /// error messages.
 #[wasm_bindgen(js_name = readNpy)]
-pub fn read_npy(name: &str, bytes: &[u8]) -> JsResult<JsValue> {
+pub fn read_npy(name: JsValue, bytes: JsValue) -> JsResult<JsValue> {
+    let name = &args::string_arg(&name, "name")?;
+    let bytes = args::array::<u8>(&bytes, "bytes")?;
     let io = |e: exporace_io::IoError| JsError::new(&e.to_string());
-    let tensor = exporace_io::read_npy(name, bytes).map_err(io)?;
+    let tensor = exporace_io::read_npy(name, &bytes).map_err(io)?;
     let values: Vec<f64> = match tensor.dtype() {
         DType::F16 | DType::BF16 => tensor
             .probs_f32(name)

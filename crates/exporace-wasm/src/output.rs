@@ -185,3 +185,48 @@ pub fn rejection<T: NoiseFloat>(out: RejectionOutput<T>) -> JsResult<JsValue> {
         .map_err(|_| JsError::new("could not set outputTokenIds on the result"))?;
     Ok(obj)
 }
+
+/// Race results at either precision, carried out of a registry borrow so
+/// that the JavaScript objects are made after it ends.
+pub enum Raced {
+    /// f32 scores.
+    F32(Vec<RaceResult<f32>>),
+    /// f64 scores.
+    F64(Vec<RaceResult<f64>>),
+}
+
+/// Results of one precision, as [`Raced`].
+pub trait IntoRaced: NoiseFloat {
+    /// Wraps `rs`.
+    fn raced(rs: Vec<RaceResult<Self>>) -> Raced;
+}
+
+impl IntoRaced for f32 {
+    fn raced(rs: Vec<RaceResult<f32>>) -> Raced {
+        Raced::F32(rs)
+    }
+}
+
+impl IntoRaced for f64 {
+    fn raced(rs: Vec<RaceResult<f64>>) -> Raced {
+        Raced::F64(rs)
+    }
+}
+
+impl Raced {
+    /// One race's result, as [`race`].
+    pub fn one(self) -> JsResult<JsValue> {
+        match self {
+            Raced::F32(mut rs) => race(rs.pop().ok_or_else(|| JsError::new("no race ran"))?),
+            Raced::F64(mut rs) => race(rs.pop().ok_or_else(|| JsError::new("no race ran"))?),
+        }
+    }
+
+    /// Every result, as [`races`].
+    pub fn all(self) -> JsResult<JsValue> {
+        match self {
+            Raced::F32(rs) => races(rs),
+            Raced::F64(rs) => races(rs),
+        }
+    }
+}

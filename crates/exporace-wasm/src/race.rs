@@ -5,7 +5,7 @@ use wasm_bindgen::prelude::*;
 
 use crate::args::{self, JsResult, with_noise_input};
 use crate::arrays::{self, Input};
-use crate::output;
+use crate::output::{IntoRaced, Raced};
 
 fn race(form: Form, weights: JsValue, noise: JsValue, opts: JsValue) -> JsResult<JsValue> {
     let weights = Input::<f32>::read(&weights, "weights")?;
@@ -19,8 +19,9 @@ fn race(form: Form, weights: JsValue, noise: JsValue, opts: JsValue) -> JsResult
     let opts = args::options(opts)?;
     arrays::with(|r| {
         let w = weights.slice(r)?;
-        with_noise_input!(noise, r, v => output::race(exporace::race(form, w, v, opts.nan_policy)?))
-    })
+        with_noise_input!(noise, r, v => Ok(IntoRaced::raced(vec![exporace::race(form, w, v, opts.nan_policy)?])))
+    })?
+    .one()
 }
 
 /// `argmax_i weights[i] * invQ[i]`, vLLM's recovered-token form. The noise's
@@ -77,13 +78,14 @@ pub fn race_seeded(
     let (form, policy) = (opts.form, opts.nan_policy);
     arrays::with(|r| {
         let weights = weights.slice(r)?;
-        match opts.precision.unwrap_or(Precision::F32) {
-            Precision::F32 => output::race(exporace::race_seeded::<f32>(
+        Ok(match opts.precision.unwrap_or(Precision::F32) {
+            Precision::F32 => Raced::F32(vec![exporace::race_seeded::<f32>(
                 form, weights, seed, stream, row, policy,
-            )?),
-            Precision::F64 => output::race(exporace::race_seeded::<f64>(
+            )?]),
+            Precision::F64 => Raced::F64(vec![exporace::race_seeded::<f64>(
                 form, weights, seed, stream, row, policy,
-            )?),
-        }
-    })
+            )?]),
+        })
+    })?
+    .one()
 }

@@ -16,7 +16,8 @@ const FILE: &str = "the safetensors file";
 /// `f32`, `f64`, `i32` or `i64`). A truncated or inconsistent file, or a
 /// tensor of another dtype, is an error naming the problem.
 #[wasm_bindgen(js_name = readSafetensors)]
-pub fn read_safetensors(bytes: &[u8]) -> JsResult<Array> {
+pub fn read_safetensors(bytes: JsValue) -> JsResult<Array> {
+    let bytes = &crate::args::array::<u8>(&bytes, "bytes")?;
     let tensors =
         exporace_io::read_safetensors(FILE, bytes).map_err(|e| JsError::new(&e.to_string()))?;
     let out = Array::new();

@@ -42,8 +42,9 @@ pub fn run(scenario: JsValue) -> JsResult<JsValue> {
     let value = if let Some(text) = scenario.as_string() {
         exporace::scenario::parse(&text)?
     } else if scenario.is_object() {
-        serde_wasm_bindgen::from_value::<Value>(scenario)
-            .map_err(|e| JsError::new(&format!("scenario: {}", args::message(e))))?
+        // Through JSON text: the text reader limits nesting, where a
+        // recursive conversion of a deep object would overflow wasm's stack.
+        exporace::scenario::parse(&args::json_text(&scenario, "scenario")?)?
     } else {
         return Err(JsError::new(&format!(
             "scenario must be an object or JSON text, got {}",

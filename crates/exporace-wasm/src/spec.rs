@@ -6,7 +6,7 @@ use wasm_bindgen::prelude::*;
 
 use crate::args::{self, FieldPath, JsResult, Noise, with_noise, with_noise_input};
 use crate::arrays::{self, Input, Registry};
-use crate::output;
+use crate::output::{self, IntoRaced, Raced};
 
 /// The fields of a batch object.
 const BATCH_FIELDS: [&str; 5] = [
@@ -81,15 +81,15 @@ pub fn ensure_room<R>(n: usize, what: &str) -> JsResult<()> {
     args::reserve::<R>(n, what).map(drop)
 }
 
-fn recover_typed<T: NoiseFloat>(
+fn recover_typed<T: IntoRaced>(
     batch: &SpecBatch<'_>,
     inv_q: &[T],
     policy: exporace::NanPolicy,
-) -> JsResult<JsValue> {
+) -> JsResult<Raced> {
     // The values are checked by the kernels in their one pass.
     batch.validate_layout()?;
     ensure_room::<RaceResult<T>>(batch.num_tokens(), "recoverTokens result")?;
-    output::races(exporace::recover_tokens(batch, inv_q, policy)?)
+    Ok(T::raced(exporace::recover_tokens(batch, inv_q, policy)?))
 }
 
 /// The recovered token of every draft position: per position `t` of request
@@ -103,7 +103,8 @@ pub fn recover_tokens(batch: JsValue, inv_q: JsValue, opts: JsValue) -> JsResult
     arrays::with(|r| {
         let batch = batch.batch(r)?;
         with_noise_input!(inv_q, r, v => recover_typed(&batch, v, opts.nan_policy))
-    })
+    })?
+    .all()
 }
 
 /// Noise vectors of one precision, for inputs that must share it.

@@ -131,8 +131,10 @@ fn tensor_arg(v: &JsValue, what: &str) -> JsResult<(Option<String>, Tensor)> {
 /// i32, i64) as `{ name, dtype, shape, data }`, with the typed array that
 /// holds its values exactly. `name` names the tensor in error messages.
 #[wasm_bindgen(js_name = readNpyTensor)]
-pub fn read_npy_tensor(name: &str, bytes: &[u8]) -> JsResult<JsValue> {
-    let tensor = exporace_io::read_npy(name, bytes).map_err(|e| JsError::new(&e.to_string()))?;
+pub fn read_npy_tensor(name: JsValue, bytes: JsValue) -> JsResult<JsValue> {
+    let name = &args::string_arg(&name, "name")?;
+    let bytes = args::array::<u8>(&bytes, "bytes")?;
+    let tensor = exporace_io::read_npy(name, &bytes).map_err(|e| JsError::new(&e.to_string()))?;
     tensor_object(name, &tensor, "readNpyTensor")
 }
 

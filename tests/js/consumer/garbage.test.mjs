@@ -103,6 +103,27 @@ const garbage = [
   [() => ex.run({ exporace: 1, op: "race", precision: "f32", weights: [1], noise: ["x"] }), "not a number"],
   [() => ex.run({ exporace: 1, op: "recover", precision: "f64", seed: 1, vocab_size: 2 ** 20,
     cu_num_draft_tokens: new Array(100).fill(0), draft_token_ids: [], target_probs: [] }), "over the limit"],
+  [() => {
+    let deep = { exporace: 1, op: "race", precision: "f32", weights: [1] };
+    for (let i = 0; i < 4000; i++) deep = { x: deep };
+    return ex.run(deep);
+  }, "scenario: it nests deeper than 100 levels"],
+  [() => {
+    const cyclic = { exporace: 1, op: "race", precision: "f32", weights: [1] };
+    cyclic.self = cyclic;
+    return ex.run(cyclic);
+  }, "scenario: it nests deeper than 100 levels"],
+  [() => ex.readNpy(42, new Uint8Array(8)), "name must be a string, got number"],
+  [() => ex.readNpy(null, new Uint8Array(8)), "name must be a string, got null"],
+  [() => ex.readNpy("t", 42), "bytes must be a Uint8Array, got number"],
+  [() => ex.readNpyTensor({}, new Uint8Array(8)), "name must be a string, got Object"],
+  [() => ex.readSafetensors(null), "bytes must be a Uint8Array, got null"],
+  [() => new ex.WasmArray(4), "dtype must be a string, got number"],
+  [() => new ex.WasmArray(null, 4), "dtype must be a string, got null"],
+  [() => ex.winProbabilities({}, f64(1), f64(1)), "model must be a string, got Object"],
+  [() => ex.runExperiment(7, f32(1), null, { trials: 1 }), "model must be a string, got number"],
+  [() => ex.runExperiment("ideal", f32(1), null, { trials: 1 }, 5), "onProgress must be a function, got number"],
+  [() => ex.transformUniform(null, "f32", { raw: 0n }), "model must be a string, got null"],
 ];
 
 const golden = () => {
@@ -141,4 +162,41 @@ test("symbol keys are not fields; a field name is matched whole", () => {
   assert.equal(ex.recoverTokens(tagged, f64(1, 1))[0].winner.token, 1, "the draft token 0 is zeroed");
   assert.throws(() => ex.recoverTokens(batch({ vocabSiz: 2 }), f64(1, 1)), /unknown field "vocabSiz"/);
   assert.throws(() => ex.raceMul(f32(1), f64(1), { nanPolicyX: "reject" }), /unknown field "nanPolicyX"/);
+});
+
+test("calls cut short by JavaScript's stack limit leave the module working", () => {
+  // Each frame on the way back up from the deepest one calls the module, so
+  // the stack runs out at many different points inside and around the calls.
+  const calls = [
+    () => ex.recoverTokens(batch(), f64(1, 1), { nanPolicy: "first_nan_wins" }),
+    () => ex.raceMul(f32(1, 2), f64(1, 1), { nanPolicy: "first_nan_wins" }),
+    () => ex.run({ exporace: 1, op: "race", precision: "f32", seed: 1n, weights: [1, 2] }),
+    () => ex.runExperiment("ideal", f32(1, 1), null, { trials: 10 }, () => {}),
+  ];
+  let cut = 0;
+  for (let round = 0; round < 10; round++) {
+    let budget = 300;
+    const dive = (d) => {
+      try {
+        dive(d + 1);
+      } catch (e) {
+        if (!(e instanceof RangeError)) throw e;
+      }
+      if (budget-- > 0) {
+        for (const call of calls) {
+          try {
+            call();
+          } catch {
+            cut++;
+          }
+        }
+      }
+    };
+    dive(0);
+  }
+  assert.ok(cut > 0, "some calls ran out of stack");
+  assert.equal(golden(), json("race_f32.result.json").result.winner.bits);
+  assert.equal(ex.recoverTokens(batch(), f64(1, 1))[0].winner.token, 1);
+  assert.equal(ex.raceMul(f32(1, 2), f64(1, 1), { nanPolicy: "reject" }).winner.token, 1);
+  assert.equal(ex.run({ exporace: 1, op: "race", precision: "f32", seed: 1n, weights: [1, 2] }).op, "race");
 });
