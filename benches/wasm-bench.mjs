@@ -38,7 +38,7 @@ const nativeThreads = [...new Set([1, ...pools])].sort((a, b) => a - b);
 const load = () => loadavg().map((x) => Math.round(x * 100) / 100);
 // Every build the run loads must exist: a missing threaded build would leave
 // the page's worker waiting for a module that never arrives.
-for (const build of ["node/index.mjs", "web/exporace.js", ...(browser ? ["threads/exporace.js"] : [])]) {
+for (const build of ["node/index.mjs", "web/index.js", ...(browser ? ["threads/exporace.js"] : [])]) {
   if (!existsSync(join(root, "pkg", build))) {
     console.error(`wasm-bench: pkg/${build} is missing; build the package first (npm run build)`);
     process.exit(1);

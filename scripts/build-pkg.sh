@@ -13,9 +13,12 @@ threads=1
 step() { printf '\n== build-pkg: %s (%s)\n' "$*" "$(date +%T)"; }
 src=crates/exporace-wasm/js
 out=pkg
-bindgen() { # <wasm> <target> <dir>
-  wasm-bindgen "$1" --target "$2" --no-typescript --out-name exporace --out-dir "$3"
+bindgen() { # <wasm> <target> <dir> [flags]
+  wasm-bindgen "$1" --target "$2" --no-typescript --out-name exporace --out-dir "$3" "${@:4}"
 }
+# The single-threaded builds can restart their instance (`__wbg_reset_state`),
+# which their entry modules (js/entry.mjs) do after a call is cut short.
+restartable=(--experimental-reset-state-function)
 
 want="wasm-bindgen $(sed -n 's/^wasm-bindgen = "=\(.*\)"$/\1/p' Cargo.toml)"
 if [ "$(wasm-bindgen --version)" != "$want" ]; then
@@ -29,8 +32,8 @@ mkdir -p "$out"
 step "single-threaded wasm"
 cargo build -p exporace-wasm --target wasm32-unknown-unknown --release
 wasm=target/wasm32-unknown-unknown/release/exporace_wasm.wasm
-bindgen "$wasm" web "$out/web"
-bindgen "$wasm" nodejs "$out/node"
+bindgen "$wasm" web "$out/web" "${restartable[@]}"
+bindgen "$wasm" nodejs "$out/node" "${restartable[@]}"
 # The package is an ES module package; the nodejs build is CommonJS.
 printf '{\n  "type": "commonjs"\n}\n' >"$out/node/package.json"
 # It require()s its JS snippets (crates/exporace-wasm/js/boundary.js), which
@@ -42,7 +45,9 @@ for f in $(find "$out/node/snippets" -name '*.js'); do
     exit 1
   fi
 done
-cp "$src/node.mjs" "$out/node/index.mjs"
+# The entry modules (web/index.js, node/index.mjs, node/index.cjs) around
+# the glue: the same exports, and a fresh instance after a call cut short.
+node scripts/write-entries.mjs "$out"
 
 if [ "$threads" = 1 ]; then
   step "threaded wasm (nightly, atomics, shared memory)"

@@ -16,7 +16,7 @@ npm install --no-audit --no-fund --silent "$work/$tarball"
 cp "$root"/tests/js/consumer/* "$root/tests/js/golden.mjs" "$root/tests/js/files.mjs" .
 "$root/node_modules/.bin/tsc" -p tsconfig.json
 echo "typescript: the declarations check under --strict"
-EXPORACE_GOLDEN="$root/tests/golden" node --test esm.test.mjs cjs.test.cjs garbage.test.mjs core-values.test.mjs safetensors.test.mjs tensors.test.mjs wasm-array.test.mjs
+EXPORACE_GOLDEN="$root/tests/golden" node --test esm.test.mjs cjs.test.cjs garbage.test.mjs core-values.test.mjs safetensors.test.mjs tensors.test.mjs wasm-array.test.mjs exports.test.mjs
 
 # The package README's example, run as written from the installed tarball.
 awk '/^```js$/{on=1; next} /^```$/{if (on) exit} on' "$root/crates/exporace-wasm/README.md" >readme-example.mjs

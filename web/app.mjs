@@ -1,6 +1,6 @@
 // The page: reads the controls, asks the exporace core (`run(scenario)` and
 // the race functions of the npm package), and shows the answers.
-import init, * as ex from "/pkg/web/exporace.js";
+import init, * as ex from "/pkg/web/index.js";
 import { EXPERIMENT_STEP, MAX_TAILS, SPEC_STEP, buildPreset, fromLogits, parseNumbers, specBatch } from "./presets.mjs";
 import { drawGrouped, drawHistogram, drawScores, drawWeights } from "./chart.mjs";
 import { timeCase } from "/benches/timing.mjs";

@@ -2,7 +2,7 @@
 // (runExperiment) so the page stays responsive: it posts {progress} after
 // each chunk of trials, then {report} or {error}. The page cancels a run by
 // ending this worker.
-import init, * as ex from "/pkg/web/exporace.js";
+import init, * as ex from "/pkg/web/index.js";
 
 const ready = init();
 

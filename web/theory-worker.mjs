@@ -6,7 +6,7 @@
 // {id, curve: {models, gaps, tails, temperature}} answers
 // {id, series: [{name, points: [[gap, P(a tail wins)]]}]};
 // failures answer {id, error}.
-import init, * as ex from "/pkg/web/exporace.js";
+import init, * as ex from "/pkg/web/index.js";
 import { manyTailGroups } from "./presets.mjs";
 
 const ready = init();

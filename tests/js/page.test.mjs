@@ -15,7 +15,7 @@ import { le, npy, safetensors } from "./files.mjs";
 import { SPEC_STEP, buildPreset, specBatch } from "../../web/presets.mjs";
 
 // The same core in Node: the numbers the page must show.
-const core = createRequire(import.meta.url)("../../pkg/node/exporace.js");
+const core = createRequire(import.meta.url)("../../pkg/node/index.cjs");
 
 let browser, context, shots;
 const servers = [];
@@ -786,7 +786,7 @@ test("every preset renders its key numbers, checked against arithmetic done here
   assert.deepEqual(await colours("prob-chart", ["31,95,191", "192,57,43"]), ["31,95,191", "192,57,43"]);
   // drawBars refuses a malformed chart with an Error naming the field, and draws the next good one.
   const refusals = await page.evaluate(async () => {
-    const ex = await import("/pkg/web/exporace.js");
+    const ex = await import("/pkg/web/index.js");
     const canvas = document.createElement("canvas");
     canvas.width = 300;
     canvas.height = 200;

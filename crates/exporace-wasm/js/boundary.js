@@ -22,10 +22,19 @@ export function raceResult(wt, ws, whi, wlo, rt, rs, rhi, rlo, margin, wide) {
   };
 }
 
+// This copy of the module: every WasmArray it makes reports it.
+const MODULE = Object.freeze({ exporace: "module" });
+
+/** The object that identifies this copy of the module. */
+export function moduleToken() {
+  return MODULE;
+}
+
 /**
- * The id of `v` if it is a `WasmArray` (its constructor's name is
- * "WasmArray"), -1 if it is not one, -2 if reading its id throws or gives no
- * number (a freed array).
+ * The id of `v` if it is a `WasmArray` of this copy of the module (its
+ * constructor's name is "WasmArray"), -1 if it is not one, -2 if reading its
+ * id throws or gives no number (a freed array), -3 if it belongs to another
+ * copy of the module.
  */
 export function arrayId(v) {
   let name;
@@ -35,11 +44,17 @@ export function arrayId(v) {
     return -1;
   }
   if (name !== "WasmArray") return -1;
+  let id;
   try {
-    const id = v.exporaceArrayId;
-    return typeof id === "number" ? id : -2;
+    id = v.exporaceArrayId;
   } catch {
     return -2;
+  }
+  if (typeof id !== "number") return -2;
+  try {
+    return v.exporaceModule === MODULE ? id : -3;
+  } catch {
+    return -3;
   }
 }
 

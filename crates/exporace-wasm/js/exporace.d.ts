@@ -70,6 +70,12 @@ export class WasmArray {
   /** The id that names this array to the functions it is passed to. */
   readonly exporaceArrayId: number;
   /**
+   * The copy of the module that holds the array: a `WasmArray` of another
+   * copy (another version of the package, or `exporace/threads` beside
+   * `exporace`) is refused, never read in the wrong memory.
+   */
+  readonly exporaceModule: object;
+  /**
    * A typed array over this array's memory: what is written into it is what
    * the next call reads, without a copy. Take a fresh view right before
    * writing: any call into the module may grow wasm memory, which empties

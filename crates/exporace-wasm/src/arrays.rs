@@ -192,6 +192,12 @@ impl WasmArray {
         self.id
     }
 
+    /// The copy of the module that holds the array.
+    #[wasm_bindgen(getter = exporaceModule)]
+    pub fn module(&self) -> JsValue {
+        module_token()
+    }
+
     /// A typed array over this array's memory: what JavaScript writes into it
     /// is what the next call reads, without a copy. Take a fresh view before
     /// writing: any call into the module may grow wasm memory, which empties
@@ -257,6 +263,10 @@ extern "C" {
     /// `--cpu-prof`).
     #[wasm_bindgen(js_name = arrayId)]
     fn array_id(v: &JsValue) -> f64;
+
+    /// The object that identifies this copy of the module.
+    #[wasm_bindgen(js_name = moduleToken)]
+    fn module_token() -> JsValue;
 }
 
 /// The id of `v` if it is a `WasmArray` (its constructor's name and its id
@@ -270,6 +280,12 @@ pub fn id_of(v: &JsValue) -> JsResult<Option<u32>> {
         Ok(Some(id as u32))
     } else if id == -1.0 {
         Ok(None)
+    } else if id == -3.0 {
+        Err(JsError::new(
+            "a WasmArray of another copy of exporace (another version of the package, or \
+             exporace/threads beside exporace) cannot be read here: pass a typed array, or an \
+             array made by this copy",
+        ))
     } else {
         Err(freed())
     }

@@ -8,7 +8,9 @@
 //! Every failure is a JavaScript `Error` whose message is the core's message
 //! (naming the tensor, index and value) or names the argument at fault.
 //! Arguments are checked and copied into memory reserved fallibly before any
-//! core call, so no input traps the module or leaves it unusable.
+//! core call, no borrow is held across a call into JavaScript, and a call cut
+//! short inside wasm (a trap, or the JavaScript stack running out) makes the
+//! package's entry modules (`js/entry.mjs`) restart the instance.
 //!
 //! The noise's typed array picks the precision: `Float32Array` noise gives f32
 //! scores, `Float64Array` noise gives f64 scores. With the `threads` feature

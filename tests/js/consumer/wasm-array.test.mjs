@@ -126,3 +126,26 @@ test("misuse of a WasmArray is a clear error and the module stays usable", () =>
   ints.free();
   assert.equal(ex.raceMul(Float32Array.from([0.1, 0.9]), Float32Array.from([1, 1])).winner.token, 1);
 });
+
+test("a WasmArray of another copy of the module is refused, not read in the wrong memory", async () => {
+  const { createRequire } = await import("node:module");
+  const require = createRequire(import.meta.url);
+  const entry = require.resolve("exporace");
+  const dir = entry.slice(0, entry.lastIndexOf("/") + 1);
+  // A second, separate copy of the CommonJS build: its own wasm memory and
+  // its own JavaScript snippets.
+  const cached = Object.keys(require.cache).filter((k) => k.startsWith(dir));
+  const saved = cached.map((k) => [k, require.cache[k]]);
+  for (const k of cached) delete require.cache[k];
+  const other = require(entry);
+  for (const [k, m] of saved) require.cache[k] = m;
+  assert.notEqual(other.raceMul, ex.raceMul);
+  const foreign = other.WasmArray.from(new Float32Array([0.2, 0.8]));
+  const own = ex.WasmArray.from(new Float32Array([0.9, 0.1]));
+  assert.throws(() => ex.raceMul(foreign, new Float64Array([1, 1])), /another copy of exporace/);
+  assert.throws(() => other.raceMul(own, new Float64Array([1, 1])), /another copy of exporace/);
+  assert.equal(ex.raceMul(own, new Float64Array([1, 1])).winner.token, 0);
+  assert.equal(other.raceMul(foreign, new Float64Array([1, 1])).winner.token, 1);
+  foreign.free();
+  own.free();
+});
