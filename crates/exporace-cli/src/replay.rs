@@ -70,6 +70,9 @@ pub fn scenario(a: &ReplayArgs) -> Value {
 
 /// Runs the replay and returns the text for the terminal.
 pub fn run(a: &ReplayArgs) -> Result<String, String> {
+    if a.count == 0 {
+        return Err("--count must be at least 1: the range of draws is empty".into());
+    }
     if a.address != AddressArg::Mrv2 && (a.pos.is_some() || a.draft) {
         return Err("--pos and --draft address MRV2's noise: they need --address mrv2".into());
     }

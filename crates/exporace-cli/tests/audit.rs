@@ -354,4 +354,6 @@ fn replay_mrv2_matches_real_triton_rows() {
         "2",
     ]);
     assert!(!ok && err.contains("passes 2^64"), "{err}");
+    let (ok, _, err) = exporace(&["replay", "--model", "ideal", "--seed", "1", "--count", "0"]);
+    assert!(!ok && err.contains("--count must be at least 1"), "{err}");
 }

@@ -172,4 +172,13 @@ fn bad_arguments_name_the_problem() {
     let (ok, _, err) = exporace(&["experiment", "gap-sweep", "--from", "5", "--to", "1"]);
     assert!(!ok);
     assert!(err.contains("need from <= to"), "{err}");
+    // Trials past the cap are refused up front, not run for centuries.
+    for study in ["many-tail", "shared-noise"] {
+        let (ok, _, err) = exporace(&["experiment", study, "--trials", "18446744073709551615"]);
+        assert!(!ok);
+        assert!(
+            err.contains("--trials must be at most 4294967296"),
+            "{study}: {err}"
+        );
+    }
 }

@@ -94,6 +94,14 @@ fn st_dtype(d: DType) -> Dtype {
 
 /// Writes named tensors as a safetensors file.
 pub fn write_safetensors(tensors: &[(&str, &Tensor)]) -> Result<Vec<u8>> {
+    // The format keeps this key for the header's metadata: a tensor of that
+    // name would make a file no reader accepts.
+    if let Some((name, _)) = tensors.iter().find(|(n, _)| *n == "__metadata__") {
+        return Err(st_err(
+            name,
+            "the name __metadata__ is reserved by the safetensors format for the header's metadata",
+        ));
+    }
     let bytes: Vec<(String, DType, Vec<usize>, Vec<u8>)> = tensors
         .iter()
         .map(|(n, t)| {

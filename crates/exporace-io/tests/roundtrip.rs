@@ -73,6 +73,18 @@ fn safetensors_round_trips_every_dtype_bit_for_bit() {
     }
 }
 
+/// A tensor named `__metadata__` would be written as the header's metadata
+/// and make a file no reader accepts: it is refused, naming the key.
+#[test]
+fn the_reserved_name_is_refused() {
+    let ts = all_dtypes();
+    let err = write_safetensors(&[("w", &ts[0]), ("__metadata__", &ts[1])]).unwrap_err();
+    assert!(err.to_string().contains("__metadata__"), "{err}");
+    assert!(err.to_string().contains("reserved"), "{err}");
+    let ok = write_safetensors(&[("__metadata___", &ts[1])]).unwrap();
+    assert_eq!(read_safetensors("t", &ok).unwrap().len(), 1);
+}
+
 #[test]
 fn reads_the_bytes_numpy_writes() {
     // np.save(f, np.array([[1.5, -2.0]], dtype='<f4')), byte for byte.

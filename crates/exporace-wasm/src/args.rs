@@ -315,8 +315,9 @@ extern "C" {
 /// limit of 128).
 pub const MAX_DEPTH: u32 = 100;
 
-/// How many values a scenario object may hold in all (2^26).
-pub const MAX_VALUES: u32 = 1 << 26;
+/// How many values a scenario object may hold in all (2^23; its text is
+/// further limited to `exporace::scenario::MAX_SCENARIO_BYTES`).
+pub const MAX_VALUES: u32 = 1 << 23;
 
 /// A scenario object as JSON text, refused with an error naming `what` when it
 /// nests deeper than [`MAX_DEPTH`] (a cycle does), holds more than

@@ -149,6 +149,28 @@ impl WinProbabilities {
     }
 }
 
+/// The most work one call may take: groups x rivals x points, each point a
+/// bisection per rival (2^24, some seconds natively).
+pub const MAX_WORK: u64 = 1 << 24;
+
+/// Refuses a call whose work, `groups^2 x max_nodes`, passes [`MAX_WORK`]:
+/// 64 groups at the default 4096 points is the most. Groups of equal weight
+/// merge into one (a multiplicity), which costs what one group does.
+pub fn check_work(groups: usize, options: &ExactOptions) -> Result<()> {
+    let g = groups as u64;
+    let work = g
+        .saturating_mul(g)
+        .saturating_mul(options.max_nodes.max(2) as u64);
+    if work > MAX_WORK {
+        return Err(Error::TooLarge {
+            what: "exact work (groups^2 x max_nodes; merge groups of equal weight)",
+            size: work,
+            limit: MAX_WORK,
+        });
+    }
+    Ok(())
+}
+
 /// Checks groups: finite non-negative weights, at least one positive, counts
 /// of at least 1.
 pub fn validate_groups(groups: &[Group]) -> Result<()> {
@@ -591,6 +613,7 @@ pub fn win_probabilities<M: NoiseModel>(
     options: &ExactOptions,
 ) -> Result<WinProbabilities> {
     validate_groups(groups)?;
+    check_work(groups.len(), options)?;
     let law = Law::new(model);
     let n = law.n;
     // The smallest positive Q: below it only Q = 0, which cannot win.

@@ -20,7 +20,7 @@ use std::vec::Vec;
 use statrs::distribution::{ChiSquared, ContinuousCDF, Normal};
 
 use crate::error::{Error, Result};
-use crate::exact::{ExactOptions, Group, win_probabilities};
+use crate::exact::{ExactOptions, Group, MAX_WORK, win_probabilities};
 use crate::float::NoiseFloat;
 use crate::models::NoiseModel;
 use crate::noise::{self, Stream};
@@ -165,7 +165,18 @@ pub struct Report {
     pub tv_to_target: f64,
 }
 
+/// The most trials one experiment runs (2^32): at the scalar path's tens of
+/// nanoseconds per token, more would run for days.
+pub const MAX_TRIALS: u64 = 1 << 32;
+
 fn validate_setup(s: &Setup<'_>) -> Result<()> {
+    if s.trials > MAX_TRIALS {
+        return Err(Error::TooLarge {
+            what: "trials",
+            size: s.trials,
+            limit: MAX_TRIALS,
+        });
+    }
     validate::vocab(s.target.len())?;
     validate::weights("target", s.target, 0)?;
     if s.target.iter().all(|&w| w == 0.0) {
@@ -222,7 +233,15 @@ pub fn exact_per_token<M: NoiseModel>(
         groups.push(Group::new(weights[at] as f64, n as u64));
         at += n;
     }
-    let p = win_probabilities(model, &groups, options)?;
+    // Many groups get fewer points each, so the work stays within the cap;
+    // the bounds widen, and stay bounds.
+    let g = groups.len().max(1) as u64;
+    let affordable = (MAX_WORK / (g * g)) as usize;
+    let options = ExactOptions {
+        max_nodes: options.max_nodes.min(affordable.max(2)),
+        ..*options
+    };
+    let p = win_probabilities(model, &groups, &options)?;
     let mut out = Vec::with_capacity(weights.len());
     for (g, &n) in p.groups.iter().zip(&sizes) {
         out.extend(core::iter::repeat_n(g.per_token(), n));

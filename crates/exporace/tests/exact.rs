@@ -185,3 +185,26 @@ fn bad_groups_are_typed_errors() {
         );
     }
 }
+
+/// Work past the cap (groups^2 x max_nodes) is refused before any is done,
+/// naming the cap; 64 groups at the default 4096 points is the most.
+#[test]
+fn work_past_the_cap_is_refused_up_front() {
+    use exporace::exact::{ExactOptions, Group, MAX_WORK, check_work, win_probabilities};
+    let options = ExactOptions::default();
+    assert!(check_work(64, &options).is_ok());
+    let groups: Vec<Group> = (0..100_000)
+        .map(|i| Group::new(1.0 + i as f64, 1))
+        .collect();
+    let err =
+        win_probabilities(&exporace::models::Ideal::<f64>::new(), &groups, &options).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "exact work (groups^2 x max_nodes; merge groups of equal weight) is {}, over the limit of {MAX_WORK}",
+            100_000u64 * 100_000 * 4096
+        )
+    );
+    let err = check_work(65, &options).unwrap_err();
+    assert!(err.to_string().contains("17305600"), "{err}");
+}

@@ -229,3 +229,29 @@ fn bad_setups_are_typed_errors() {
     let s = setup(&[], None, Sampler::Race, 10);
     assert_eq!(histogram(&m, &s, &c), Err(Error::EmptyVocab));
 }
+
+/// Trials past the cap are refused up front with an error naming the cap;
+/// the cap itself is accepted by the check (no trial is run here).
+#[test]
+fn trials_past_the_cap_are_refused() {
+    let model = exporace::models::Ideal::<f64>::new();
+    let over = setup(
+        &P,
+        None,
+        Sampler::Race,
+        exporace::experiment::MAX_TRIALS + 1,
+    );
+    let err = run(&model, &over, &ExactOptions::default(), &Control::default()).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "trials is 4294967297, over the limit of 4294967296"
+    );
+    let cancel = std::sync::atomic::AtomicBool::new(true);
+    let at = setup(&P, None, Sampler::Race, exporace::experiment::MAX_TRIALS);
+    let control = Control {
+        progress: None,
+        cancel: Some(&cancel),
+    };
+    let err = run(&model, &at, &ExactOptions::default(), &control).unwrap_err();
+    assert!(err.to_string().contains("cancel"), "{err}");
+}

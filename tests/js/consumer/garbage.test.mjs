@@ -124,6 +124,9 @@ const garbage = [
   [() => ex.runExperiment(7, f32(1), null, { trials: 1 }), "model must be a string, got number"],
   [() => ex.runExperiment("ideal", f32(1), null, { trials: 1 }, 5), "onProgress must be a function, got number"],
   [() => ex.transformUniform(null, "f32", { raw: 0n }), "model must be a string, got null"],
+  [() => ex.writeSafetensors([{ name: "__metadata__", data: f32(1) }]), "reserved by the safetensors format"],
+  [() => ex.runExperiment("ideal", f32(1, 1), null, { sampler: "race", trials: 2 ** 53 }), "trials is 9007199254740992, over the limit of 4294967296"],
+  [() => ex.winProbabilities("ideal", Float64Array.from({ length: 100000 }, (_, i) => i + 1), new Float64Array(100000).fill(1)), "exact work (groups^2 x max_nodes"],
 ];
 
 const golden = () => {

@@ -10,7 +10,7 @@ use exporace_viz::curves_svg;
 use serde_json::json;
 
 use super::gap_sweep::{chart, gaps, tail_mass};
-use super::{Output, find_models, monte_carlo, num, resolve_seed, sci};
+use super::{Output, check_trials, find_models, monte_carlo, num, resolve_seed, sci};
 
 /// The most tail tokens a run may race (2^24: the weights and the per-token
 /// counts then take about 200 MB).
@@ -54,6 +54,7 @@ pub fn run(a: &ManyTailArgs) -> Result<String, String> {
             a.gap
         ));
     }
+    check_trials(a.trials)?;
     if a.tails == 0 || a.tails > MAX_TAILS {
         return Err(format!("tails must be in 1..={MAX_TAILS}, got {}", a.tails));
     }

@@ -112,6 +112,17 @@ fn find_models(names: &[String]) -> Result<Vec<&'static CatalogueEntry>, String>
 
 /// The seed: decimal or `0x` hex as given, or drawn from entropy (and then
 /// reported, so the run can be repeated).
+/// `--trials` within the core's cap, refused up front.
+fn check_trials(trials: u64) -> Result<(), String> {
+    let limit = exporace::experiment::MAX_TRIALS;
+    if trials > limit {
+        return Err(format!(
+            "--trials must be at most {limit} (2^32), got {trials}"
+        ));
+    }
+    Ok(())
+}
+
 fn resolve_seed(seed: Option<&str>) -> Result<u64, String> {
     match seed {
         Some(s) => SeedIn::Text(s.to_string())

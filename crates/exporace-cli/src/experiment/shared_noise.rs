@@ -9,7 +9,7 @@ use exporace::experiment::{Coupling, Report, Sampler, Setup};
 use exporace_viz::{BarChart, BarSeries, bars_svg};
 use serde_json::json;
 
-use super::{Output, find_models, monte_carlo, num, resolve_seed};
+use super::{Output, check_trials, find_models, monte_carlo, num, resolve_seed};
 
 /// `exporace experiment shared-noise` options.
 #[derive(Args, Debug)]
@@ -36,6 +36,7 @@ pub struct SharedNoiseArgs {
 
 /// Runs both couplings and returns the table for the terminal.
 pub fn run(a: &SharedNoiseArgs) -> Result<String, String> {
+    check_trials(a.trials)?;
     let entry = find_models(std::slice::from_ref(&a.model))?[0];
     let seed = resolve_seed(a.seed.as_deref())?;
     let bar = a

@@ -59,8 +59,19 @@ pub fn run(text: &str) -> Result<String> {
 
 /// Parses JSON text, with the line and column of any syntax error.
 pub fn parse(text: &str) -> Result<Value> {
+    if text.len() > MAX_SCENARIO_BYTES {
+        return Err(Error::TooLarge {
+            what: "scenario text (bytes)",
+            size: text.len() as u64,
+            limit: MAX_SCENARIO_BYTES as u64,
+        });
+    }
     serde_json::from_str(text).map_err(|e| Error::Scenario(format!("invalid JSON: {e}")))
 }
+
+/// The longest scenario text read (32 MiB, about three million numbers):
+/// parsed, a value takes some tens of bytes.
+pub const MAX_SCENARIO_BYTES: usize = 32 << 20;
 
 /// The header of a parsed scenario, checked, and the rest of its fields.
 fn split_header(scenario: Value) -> Result<(Header, Map<String, Value>)> {
