@@ -7,7 +7,8 @@ recipe! {
     /// `ideal`: the reference.
     ///
     /// - **Lattice**: 53-bit, `u = k * 2^-53`, `k` in [0, 2^53), from the first two
-    ///   Philox words `(w0 << 32 | w1) >> 11`.
+    ///   Philox words `(w0 << 32 | w1) >> 11` (exporace's own choice of word
+    ///   order; no engine draws this noise).
     /// - **Transform**: flipped, `E = -ln_1p(-u)` in f64, rounded once to the noise type.
     /// - **Clamp**: none.
     /// - **Smallest E / largest Gumbel**: E = 0 at `k = 0` (probability 2^-53,

@@ -60,7 +60,8 @@ pub fn curand_uniform_double(raw53: u64) -> f64 {
 ///
 /// fp64:
 /// - **Lattice**: curand double, `k * 2^-53 + 2^-54`, in (0, 1]; on exporace's
-///   stream `k` is the top 53 bits of `w0 << 32 | w1`.
+///   stream `k` is the top 53 bits of `w0 << 32 | w1` (exporace's choice:
+///   curand's own draw cannot be replayed here).
 /// - **Transform**: `E = -log(u)` in f64 (libm).
 /// - **Clamp**: `u >= 1 - 2^-53` gives E = 2^-53.
 /// - **Smallest E / largest Gumbel**: E = 2^-53, G = 36.7368.
