@@ -37,11 +37,12 @@ bindgen "$wasm" nodejs "$out/node" "${restartable[@]}"
 # The package is an ES module package; the nodejs build is CommonJS.
 printf '{\n  "type": "commonjs"\n}\n' >"$out/node/package.json"
 # It require()s its JS snippets (crates/exporace-wasm/js/boundary.js), which
-# are ES modules: their `export function f` become `exports.f = function f`.
+# are ES modules: their `export function f` become `exports.f = function f`
+# (and `export class C`, `exports.C = class C`).
 for f in $(find "$out/node/snippets" -name '*.js'); do
-  sed -i -E 's/^export function ([A-Za-z0-9_]+)/exports.\1 = function \1/' "$f"
+  sed -i -E 's/^export (function|class) ([A-Za-z0-9_]+)/exports.\2 = \1 \2/' "$f"
   if grep -nE '^[[:space:]]*(export|import)[[:space:]{*]' "$f" >&2; then
-    echo "build-pkg: $f: only 'export function' declarations can be made CommonJS" >&2
+    echo "build-pkg: $f: only 'export function' and 'export class' declarations can be made CommonJS" >&2
     exit 1
   fi
 done

@@ -105,3 +105,15 @@ export function scenarioText(value, maxDepth, maxValues) {
   if (typeof text !== "string") throw new Error("it has no JSON form");
   return text.replace(/"\\u0000exporace-bigint:(-?[0-9]+)"/g, "$1");
 }
+
+/**
+ * Every error the package throws: an `Error` with a stable `code` (see the
+ * declarations for the list) and a message naming the argument at fault.
+ */
+export class ExporaceError extends Error {
+  constructor(code, message) {
+    super(message);
+    this.name = "ExporaceError";
+    this.code = code;
+  }
+}

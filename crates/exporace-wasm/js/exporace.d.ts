@@ -58,6 +58,55 @@ export interface RaceResult {
  *
  * Release it with `free()` when done; its memory is not garbage-collected.
  */
+/** The stable codes of {@link ExporaceError}. */
+export type ErrorCode =
+  /** No tokens: a race needs at least one. */
+  | "EMPTY_VOCAB"
+  /** Two arrays that must agree in length do not. */
+  | "LENGTH_MISMATCH"
+  /** A NaN, infinite, negative or out-of-range value (its tensor and index are named). */
+  | "BAD_VALUE"
+  /** A NaN score under the `reject` NaN policy. */
+  | "NAN_SCORE"
+  /** `cuNumDraftTokens` is not a valid layout. */
+  | "BAD_LAYOUT"
+  /** A token id outside the vocabulary. */
+  | "OUT_OF_RANGE"
+  /** A size over a documented cap, or more than wasm memory can hold. */
+  | "TOO_LARGE"
+  /** Every weight is zero. */
+  | "ALL_ZERO"
+  /** A long call was cancelled. */
+  | "CANCELLED"
+  /** An argument's value is not one the function takes. */
+  | "BAD_ARGUMENT"
+  /** The system's entropy source failed while choosing a seed. */
+  | "ENTROPY"
+  /** A scenario could not be read or answered. */
+  | "SCENARIO"
+  /** An argument has the wrong type. */
+  | "BAD_TYPE"
+  /** An options or batch object has a field the function does not know. */
+  | "UNKNOWN_FIELD"
+  /** Reading an argument threw (a getter or a Proxy). */
+  | "THREW"
+  /** A `WasmArray` that was freed, or made before the instance restarted. */
+  | "FREED_ARRAY"
+  /** A `WasmArray` of another copy of the module. */
+  | "FOREIGN_ARRAY"
+  /** A `.npy` or safetensors file that cannot be read or written. */
+  | "BAD_FILE";
+
+/**
+ * Every error the package throws: an `Error` whose `code` says what kind of
+ * problem it is and whose message names the argument, index and value.
+ */
+export class ExporaceError extends Error {
+  readonly name: "ExporaceError";
+  readonly code: ErrorCode;
+  private constructor();
+}
+
 export class WasmArray {
   /** `length` zeros of `dtype`. Throws if wasm memory cannot hold them. */
   constructor(dtype: "float32" | "float64" | "int32", length: number);

@@ -13,7 +13,9 @@ use exporace::noise::Stream;
 use js_sys::{Array, Float32Array, Float64Array, Int32Array, Reflect, Uint8Array};
 use serde::Deserialize;
 use wasm_bindgen::prelude::wasm_bindgen;
-use wasm_bindgen::{JsCast, JsError, JsValue};
+use wasm_bindgen::{JsCast, JsValue};
+
+use crate::error::JsError;
 
 use crate::arrays::Input;
 
@@ -53,7 +55,10 @@ pub fn describe(v: &JsValue) -> String {
 }
 
 fn wrong_type(what: &(impl fmt::Display + ?Sized), expected: &str, got: &JsValue) -> JsError {
-    JsError::new(&format!("{what} must be {expected}, got {}", describe(got)))
+    JsError::coded(
+        "BAD_TYPE",
+        &format!("{what} must be {expected}, got {}", describe(got)),
+    )
 }
 
 /// Reserves room for `n` values of `T`, or fails with an error naming `what`
@@ -61,10 +66,13 @@ fn wrong_type(what: &(impl fmt::Display + ?Sized), expected: &str, got: &JsValue
 pub fn reserve<T>(n: usize, what: &(impl fmt::Display + ?Sized)) -> JsResult<Vec<T>> {
     let mut v = Vec::new();
     v.try_reserve_exact(n).map_err(|_| {
-        JsError::new(&format!(
-            "{what} needs {n} elements of {} bytes, more than wasm memory can hold",
-            std::mem::size_of::<T>()
-        ))
+        JsError::coded(
+            "TOO_LARGE",
+            &format!(
+                "{what} needs {n} elements of {} bytes, more than wasm memory can hold",
+                std::mem::size_of::<T>()
+            ),
+        )
     })?;
     Ok(v)
 }
@@ -328,7 +336,7 @@ pub fn json_text(v: &JsValue, what: &str) -> JsResult<String> {
             .dyn_ref::<js_sys::Error>()
             .map(|e| String::from(e.message()))
             .unwrap_or_else(|| "it cannot be written as JSON".into());
-        JsError::new(&format!("{what}: {reason}"))
+        JsError::coded("SCENARIO", &format!("{what}: {reason}"))
     })
 }
 
@@ -373,15 +381,19 @@ pub fn object(v: &JsValue, what: &str, allowed: &'static [&'static str]) -> JsRe
     }
     let unknown = with_list(allowed, |names| unknown_field(v, names)).unwrap_or(JsValue::NULL);
     if unknown.is_null() {
-        return Err(JsError::new(&format!(
-            "listing the fields of {what} threw an exception"
-        )));
+        return Err(JsError::coded(
+            "THREW",
+            &format!("listing the fields of {what} threw an exception"),
+        ));
     }
     match unknown.as_string() {
-        Some(key) => Err(JsError::new(&format!(
-            "{what} has an unknown field {key:?}; the fields are {}",
-            allowed.join(", ")
-        ))),
+        Some(key) => Err(JsError::coded(
+            "UNKNOWN_FIELD",
+            &format!(
+                "{what} has an unknown field {key:?}; the fields are {}",
+                allowed.join(", ")
+            ),
+        )),
         None => Ok(()),
     }
 }
@@ -389,8 +401,12 @@ pub fn object(v: &JsValue, what: &str, allowed: &'static [&'static str]) -> JsRe
 /// Property `name` of object `obj` (`undefined` when absent). A getter that
 /// throws gives an error naming the property.
 pub fn field(obj: &JsValue, what: &str, name: &'static str) -> JsResult<JsValue> {
-    with_name(name, |key| Reflect::get(obj, key))
-        .map_err(|_| JsError::new(&format!("reading {what}.{name} threw an exception")))
+    with_name(name, |key| Reflect::get(obj, key)).map_err(|_| {
+        JsError::coded(
+            "THREW",
+            &format!("reading {what}.{name} threw an exception"),
+        )
+    })
 }
 
 /// Options shared by the race functions.

@@ -23,6 +23,7 @@ use js_sys::{Float32Array, Float64Array, Int32Array, WebAssembly};
 use wasm_bindgen::prelude::*;
 
 use crate::args::{self, Element, JsResult};
+use crate::error::JsError;
 
 /// The values of one array.
 pub enum Data {
@@ -244,7 +245,7 @@ impl Drop for WasmArray {
 }
 
 fn freed() -> JsError {
-    JsError::new("the WasmArray was freed")
+    JsError::coded("FREED_ARRAY", "the WasmArray was freed")
 }
 
 /// `n` zeros, reserved fallibly.
@@ -281,7 +282,8 @@ pub fn id_of(v: &JsValue) -> JsResult<Option<u32>> {
     } else if id == -1.0 {
         Ok(None)
     } else if id == -3.0 {
-        Err(JsError::new(
+        Err(JsError::coded(
+            "FOREIGN_ARRAY",
             "a WasmArray of another copy of exporace (another version of the package, or \
              exporace/threads beside exporace) cannot be read here: pass a typed array, or an \
              array made by this copy",
@@ -354,12 +356,15 @@ fn check<'r, E: Element>(
 ) -> JsResult<&'r [E]> {
     let data = r.live.get(&id).ok_or_else(freed)?;
     E::slice(data).ok_or_else(|| {
-        JsError::new(&format!(
-            "{what} must be {} or a WasmArray of dtype \"{}\", got a WasmArray of dtype \"{}\"",
-            E::ARRAY,
-            E::DTYPE,
-            data.dtype()
-        ))
+        JsError::coded(
+            "BAD_TYPE",
+            &format!(
+                "{what} must be {} or a WasmArray of dtype \"{}\", got a WasmArray of dtype \"{}\"",
+                E::ARRAY,
+                E::DTYPE,
+                data.dtype()
+            ),
+        )
     })
 }
 
@@ -386,7 +391,7 @@ pub fn write<E: Element, R>(id: u32, what: &str, f: impl FnOnce(&mut [E]) -> R) 
         let data = r.live.get_mut(&id).ok_or_else(freed)?;
         let dtype = data.dtype();
         let values = E::slice_mut(data).ok_or_else(|| {
-            JsError::new(&format!(
+            JsError::coded("BAD_TYPE", &format!(
                 "{what} must be {} or a WasmArray of dtype \"{}\", got a WasmArray of dtype \"{dtype}\"",
                 E::ARRAY,
                 E::DTYPE,

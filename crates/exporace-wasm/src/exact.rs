@@ -8,6 +8,7 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use crate::args::{self, JsResult};
+use crate::error::JsError;
 
 /// One group's win probability and its bracket.
 #[derive(Serialize)]

@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 
 use crate::args::{self, JsResult};
+use crate::error::JsError;
 use crate::exact::catalogue_entry;
 
 thread_local! {

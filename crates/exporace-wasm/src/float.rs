@@ -8,6 +8,7 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use crate::args::{self, JsResult};
+use crate::error::JsError;
 
 /// A neighbour of the inspected value.
 #[derive(Debug, Serialize)]

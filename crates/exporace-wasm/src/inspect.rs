@@ -10,6 +10,7 @@ use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
 use crate::args::{self, JsResult};
+use crate::error::JsError;
 use crate::scenario::camel_keys;
 use crate::spec::read_batch;
 

@@ -22,6 +22,7 @@
 
 mod args;
 mod arrays;
+mod error;
 mod exact;
 mod experiment;
 mod float;
@@ -40,6 +41,7 @@ mod viz;
 mod weights;
 
 pub use arrays::WasmArray;
+pub use error::JsError;
 pub use exact::win_probabilities;
 pub use experiment::run_experiment;
 pub use float::inspect_float;

@@ -6,6 +6,7 @@ use js_sys::{Array, Float64Array, Object, Reflect};
 use wasm_bindgen::prelude::*;
 
 use crate::args::{self, JsResult};
+use crate::error::JsError;
 
 /// Reads a float `.npy` file: `{ shape, dtype, values }` with the values
 /// widened exactly to f64 (f16, bf16, f32 or f64). `name` names the tensor in
@@ -14,7 +15,7 @@ use crate::args::{self, JsResult};
 pub fn read_npy(name: JsValue, bytes: JsValue) -> JsResult<JsValue> {
     let name = &args::string_arg(&name, "name")?;
     let bytes = args::array::<u8>(&bytes, "bytes")?;
-    let io = |e: exporace_io::IoError| JsError::new(&e.to_string());
+    let io = JsError::from;
     let tensor = exporace_io::read_npy(name, &bytes).map_err(io)?;
     let values: Vec<f64> = match tensor.dtype() {
         DType::F16 | DType::BF16 => tensor

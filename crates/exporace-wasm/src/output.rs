@@ -5,8 +5,10 @@ use exporace::scenario::ContenderOut;
 use exporace::{Contender, NoiseFloat, RaceResult, RejectionOutput, RequestTrace};
 use js_sys::{Array, Int32Array, Reflect};
 use serde::Serialize;
+use wasm_bindgen::JsValue;
 use wasm_bindgen::prelude::wasm_bindgen;
-use wasm_bindgen::{JsError, JsValue};
+
+use crate::error::JsError;
 
 use crate::args::JsResult;
 

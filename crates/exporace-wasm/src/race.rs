@@ -5,6 +5,7 @@ use wasm_bindgen::prelude::*;
 
 use crate::args::{self, JsResult, with_noise_input};
 use crate::arrays::{self, Input};
+use crate::error::JsError;
 use crate::output::{IntoRaced, Raced};
 
 fn race(form: Form, weights: JsValue, noise: JsValue, opts: JsValue) -> JsResult<JsValue> {

@@ -8,6 +8,7 @@ use wasm_bindgen::prelude::*;
 
 use crate::args::{self, Element, JsResult};
 use crate::arrays;
+use crate::error::JsError;
 
 /// Triton's `tl.randint(seed, offset)`: the first Philox4x32-10 word.
 #[wasm_bindgen]

@@ -6,6 +6,7 @@ use js_sys::Array;
 use wasm_bindgen::prelude::*;
 
 use crate::args::JsResult;
+use crate::error::JsError;
 use crate::tensors::tensor_object;
 
 /// The name the reader's errors give the file.
@@ -18,8 +19,7 @@ const FILE: &str = "the safetensors file";
 #[wasm_bindgen(js_name = readSafetensors)]
 pub fn read_safetensors(bytes: JsValue) -> JsResult<Array> {
     let bytes = &crate::args::array::<u8>(&bytes, "bytes")?;
-    let tensors =
-        exporace_io::read_safetensors(FILE, bytes).map_err(|e| JsError::new(&e.to_string()))?;
+    let tensors = exporace_io::read_safetensors(FILE, bytes).map_err(JsError::from)?;
     let out = Array::new();
     for (name, tensor) in &tensors {
         out.push(&tensor_object(name, tensor, "readSafetensors")?);

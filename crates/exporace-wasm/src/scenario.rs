@@ -4,6 +4,7 @@ use serde_json::{Map, Value};
 use wasm_bindgen::prelude::*;
 
 use crate::args::{self, JsResult};
+use crate::error::JsError;
 
 /// `snake_case` to `camelCase`.
 fn camel(key: &str) -> String {

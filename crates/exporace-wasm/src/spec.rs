@@ -6,6 +6,7 @@ use wasm_bindgen::prelude::*;
 
 use crate::args::{self, FieldPath, JsResult, Noise, with_noise, with_noise_input};
 use crate::arrays::{self, Input, Registry};
+use crate::error::JsError;
 use crate::output::{self, IntoRaced, Raced};
 
 /// The fields of a batch object.

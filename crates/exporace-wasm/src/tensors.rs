@@ -11,6 +11,7 @@ use js_sys::{
 use wasm_bindgen::prelude::*;
 
 use crate::args::{self, JsResult};
+use crate::error::JsError;
 
 /// The fields of a tensor object.
 const FIELDS: [&str; 4] = ["name", "dtype", "shape", "data"];
@@ -22,9 +23,7 @@ const FIELDS: [&str; 4] = ["name", "dtype", "shape", "data"];
 fn typed(name: &str, tensor: &Tensor) -> JsResult<JsValue> {
     Ok(match &tensor.data {
         Data::F16(_) | Data::BF16(_) | Data::F32(_) => {
-            let v = tensor
-                .probs_f32(name)
-                .map_err(|e| JsError::new(&e.to_string()))?;
+            let v = tensor.probs_f32(name).map_err(JsError::from)?;
             Float32Array::from(v.as_slice()).into()
         }
         Data::F64(v) => Float64Array::from(v.as_slice()).into(),
@@ -134,7 +133,7 @@ fn tensor_arg(v: &JsValue, what: &str) -> JsResult<(Option<String>, Tensor)> {
 pub fn read_npy_tensor(name: JsValue, bytes: JsValue) -> JsResult<JsValue> {
     let name = &args::string_arg(&name, "name")?;
     let bytes = args::array::<u8>(&bytes, "bytes")?;
-    let tensor = exporace_io::read_npy(name, &bytes).map_err(|e| JsError::new(&e.to_string()))?;
+    let tensor = exporace_io::read_npy(name, &bytes).map_err(JsError::from)?;
     tensor_object(name, &tensor, "readNpyTensor")
 }
 
@@ -143,7 +142,7 @@ pub fn read_npy_tensor(name: JsValue, bytes: JsValue) -> JsResult<JsValue> {
 #[wasm_bindgen(js_name = writeNpy)]
 pub fn write_npy(tensor: JsValue) -> JsResult<Uint8Array> {
     let (_, t) = tensor_arg(&tensor, "tensor")?;
-    let bytes = exporace_io::write_npy(&t).map_err(|e| JsError::new(&e.to_string()))?;
+    let bytes = exporace_io::write_npy(&t).map_err(JsError::from)?;
     Ok(Uint8Array::from(bytes.as_slice()))
 }
 
@@ -168,6 +167,6 @@ pub fn write_safetensors(tensors: JsValue) -> JsResult<Uint8Array> {
         named.push((name, t));
     }
     let refs: Vec<(&str, &Tensor)> = named.iter().map(|(n, t)| (n.as_str(), t)).collect();
-    let bytes = exporace_io::write_safetensors(&refs).map_err(|e| JsError::new(&e.to_string()))?;
+    let bytes = exporace_io::write_safetensors(&refs).map_err(JsError::from)?;
     Ok(Uint8Array::from(bytes.as_slice()))
 }

@@ -9,6 +9,7 @@ use wasm_bindgen::prelude::*;
 use web_sys::HtmlCanvasElement;
 
 use crate::args::{self, JsResult};
+use crate::error::JsError;
 
 /// Draws a curve chart (lines on a log y axis) on `canvas`, filling its
 /// current pixel size.

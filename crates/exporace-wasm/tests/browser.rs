@@ -4,14 +4,22 @@
 
 #![cfg(target_arch = "wasm32")]
 
+use exporace_wasm::JsError;
 use js_sys::{Float32Array, Float64Array, Int32Array, Reflect};
-use wasm_bindgen::{JsError, JsValue};
+use wasm_bindgen::JsValue;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
 fn message(e: JsError) -> String {
-    String::from(js_sys::Error::from(JsValue::from(e)).message())
+    let code = e.code();
+    let error = JsValue::from(e);
+    assert_eq!(
+        get(&error, &["name"]).as_string().as_deref(),
+        Some("ExporaceError")
+    );
+    assert_eq!(get(&error, &["code"]).as_string().as_deref(), Some(code));
+    String::from(js_sys::Error::from(error).message())
 }
 
 fn get(v: &JsValue, path: &[&str]) -> JsValue {

@@ -167,6 +167,29 @@ pub enum Error {
     Scenario(alloc_string::String),
 }
 
+impl Error {
+    /// A stable code for the kind of error, for programs to branch on (the
+    /// npm package's `ExporaceError.code`): `EMPTY_VOCAB`, `LENGTH_MISMATCH`,
+    /// `BAD_VALUE`, `NAN_SCORE`, `BAD_LAYOUT`, `OUT_OF_RANGE`, `TOO_LARGE`,
+    /// `ALL_ZERO`, `CANCELLED`, `BAD_ARGUMENT`, `ENTROPY` or `SCENARIO`.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Error::EmptyVocab => "EMPTY_VOCAB",
+            Error::LengthMismatch { .. } => "LENGTH_MISMATCH",
+            Error::BadValue { .. } | Error::ZeroMultiplicity { .. } => "BAD_VALUE",
+            Error::NanScore { .. } => "NAN_SCORE",
+            Error::CuNotNonDecreasing { .. } | Error::CuLastMismatch { .. } => "BAD_LAYOUT",
+            Error::TokenOutOfRange { .. } => "OUT_OF_RANGE",
+            Error::TooLarge { .. } => "TOO_LARGE",
+            Error::AllZeroWeights => "ALL_ZERO",
+            Error::Cancelled { .. } => "CANCELLED",
+            Error::ModelPrecision { .. } => "BAD_ARGUMENT",
+            Error::Entropy(_) => "ENTROPY",
+            Error::Scenario(_) => "SCENARIO",
+        }
+    }
+}
+
 #[cfg(feature = "alloc")]
 mod alloc_string {
     pub use alloc::string::String;

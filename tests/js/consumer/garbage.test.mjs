@@ -3,6 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import * as ex from "exporace";
 
 const dir = process.env.EXPORACE_GOLDEN;
@@ -129,6 +130,11 @@ const garbage = [
   [() => ex.winProbabilities("ideal", Float64Array.from({ length: 100000 }, (_, i) => i + 1), new Float64Array(100000).fill(1)), "exact work (groups^2 x max_nodes"],
 ];
 
+// The codes the declarations list for ExporaceError.
+const root = createRequire(import.meta.url).resolve("exporace/package.json").replace(/package\.json$/, "");
+const dts = readFileSync(`${root}exporace.d.ts`, "utf8");
+const codes = [...dts.slice(dts.indexOf("export type ErrorCode"), dts.indexOf("export class ExporaceError")).matchAll(/"([A-Z_]+)"/g)].map((m) => m[1]);
+
 const golden = () => {
   const s = json("race_f32.scenario.json");
   const invQ = new Float32Array(s.weights.length);
@@ -146,7 +152,9 @@ test("every garbage call throws an Error naming the problem, and a normal call s
     } catch (e) {
       error = e;
     }
-    assert.ok(error instanceof Error, `case ${i} (${fragment}): threw ${error}`);
+    assert.ok(error instanceof ex.ExporaceError, `case ${i} (${fragment}): threw ${error}`);
+    assert.ok(error instanceof Error && error.name === "ExporaceError", `case ${i}`);
+    assert.ok(codes.includes(error.code), `case ${i}: code ${error.code} is not declared`);
     assert.ok(error.message.includes(fragment), `case ${i}: "${error.message}" lacks "${fragment}"`);
     assert.equal(golden(), expected, `case ${i} left the module broken`);
   }
@@ -202,4 +210,29 @@ test("calls cut short by JavaScript's stack limit leave the module working", () 
   assert.equal(ex.recoverTokens(batch(), f64(1, 1))[0].winner.token, 1);
   assert.equal(ex.raceMul(f32(1, 2), f64(1, 1), { nanPolicy: "reject" }).winner.token, 1);
   assert.equal(ex.run({ exporace: 1, op: "race", precision: "f32", seed: 1n, weights: [1, 2] }).op, "race");
+});
+
+test("errors carry a stable code for their kind", () => {
+  const code = (call) => {
+    try {
+      call();
+    } catch (e) {
+      return e.code;
+    }
+    return null;
+  };
+  assert.ok(codes.length >= 18, codes.join());
+  assert.equal(code(() => ex.raceMul("weights", f64(1))), "BAD_TYPE");
+  assert.equal(code(() => ex.raceMul(f32(1, NaN), f64(1, 1))), "BAD_VALUE");
+  assert.equal(code(() => ex.raceMul(f32(1, 2), f64(1, 2, 3))), "LENGTH_MISMATCH");
+  assert.equal(code(() => ex.raceMul(f32(), f64())), "EMPTY_VOCAB");
+  assert.equal(code(() => ex.raceMul(f32(1), f64(1), { nan_policy: "reject" })), "UNKNOWN_FIELD");
+  assert.equal(code(() => ex.raceMul(f32(0, 1), f64(Infinity, 1), { nanPolicy: "reject" })), "NAN_SCORE");
+  assert.equal(code(() => ex.recoverTokens(batch({ draftTokenIds: i32(9) }), f64(1, 1))), "OUT_OF_RANGE");
+  assert.equal(code(() => ex.recoverTokens(batch({ cuNumDraftTokens: i32(2, 1) }), f64(1, 1))), "BAD_LAYOUT");
+  assert.equal(code(() => ex.recoverTokens(throwing, f64(1, 1))), "THREW");
+  assert.equal(code(() => ex.recoverTokens(batch({ targetProbs: fakeArray("x") }), f64(1, 1))), "FREED_ARRAY");
+  assert.equal(code(() => ex.readNpy("t", new Uint8Array(8))), "BAD_FILE");
+  assert.equal(code(() => ex.run("{ not json")), "SCENARIO");
+  assert.equal(code(() => ex.runExperiment("ideal", f32(1, 1), null, { sampler: "race", trials: 2 ** 53 })), "TOO_LARGE");
 });
