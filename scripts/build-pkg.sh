@@ -64,5 +64,8 @@ fi
 
 step "package files"
 cp "$src/package.json" "$src/exporace.d.ts" "$src/threads.d.ts" "$out/"
+# The same declarations for require(): TypeScript reads a .d.ts of this ES
+# module package as ES module syntax.
+cp "$src/exporace.d.ts" "$out/exporace.d.cts"
 cp crates/exporace-wasm/README.md "$out/README.md"
 ls -l "$out" "$out"/*/

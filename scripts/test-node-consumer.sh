@@ -14,8 +14,10 @@ cd "$work/app"
 printf '{ "name": "exporace-consumer", "private": true, "type": "module" }\n' >package.json
 npm install --no-audit --no-fund --silent "$work/$tarball"
 cp "$root"/tests/js/consumer/* "$root/tests/js/golden.mjs" "$root/tests/js/files.mjs" .
-"$root/node_modules/.bin/tsc" -p tsconfig.json
-echo "typescript: the declarations check under --strict"
+for config in tsconfig.json tsconfig.nodom.json tsconfig.bundler.json tsconfig.cjs.json; do
+  "$root/node_modules/.bin/tsc" -p "$config"
+done
+echo "typescript: the declarations check under --strict (nodenext with and without dom, bundler, CommonJS), without skipLibCheck"
 EXPORACE_GOLDEN="$root/tests/golden" node --test esm.test.mjs cjs.test.cjs garbage.test.mjs core-values.test.mjs safetensors.test.mjs tensors.test.mjs wasm-array.test.mjs exports.test.mjs
 
 # The package README's example, run as written from the installed tarball.

@@ -700,7 +700,7 @@ export interface Report {
 export function run(scenario: string | object): Report;
 
 /** Anything `init` accepts: the module's URL, a `Response`, bytes or a compiled module. */
-export type InitInput = RequestInfo | URL | Response | BufferSource | WebAssembly.Module;
+export type InitInput = string | URL | Request | Response | ArrayBuffer | ArrayBufferView | WebAssembly.Module;
 
 /**
  * Loads and instantiates the WebAssembly module (browser). Call once and await
@@ -711,4 +711,19 @@ export default function init(
 ): Promise<unknown>;
 
 /** Instantiates the module synchronously from bytes or a compiled module (browser). */
-export function initSync(module: { module: BufferSource | WebAssembly.Module } | BufferSource | WebAssembly.Module): unknown;
+export function initSync(
+  module: { module: ArrayBuffer | ArrayBufferView | WebAssembly.Module } | ArrayBuffer | ArrayBufferView | WebAssembly.Module,
+): unknown;
+
+// The browser types the signatures above name, declared for programs
+// compiled without the `dom` lib; with it, these empty interfaces merge into
+// the DOM's own.
+declare global {
+  interface HTMLCanvasElement {}
+  interface Request {}
+  interface Response {}
+  interface URL {}
+  namespace WebAssembly {
+    interface Module {}
+  }
+}
