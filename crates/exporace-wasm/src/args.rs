@@ -368,6 +368,11 @@ fn with_list<R>(list: &'static [&'static str], f: impl FnOnce(&JsValue) -> R) ->
     f(&names)
 }
 
+/// A number argument.
+pub fn number_arg(v: &JsValue, what: &str) -> JsResult<f64> {
+    v.as_f64().ok_or_else(|| wrong_type(what, "a number", v))
+}
+
 /// A string argument.
 pub fn string_arg(v: &JsValue, what: &str) -> JsResult<String> {
     v.as_string().ok_or_else(|| wrong_type(what, "a string", v))

@@ -11,10 +11,24 @@ use web_sys::HtmlCanvasElement;
 use crate::args::{self, JsResult};
 use crate::error::JsError;
 
+/// `canvas` as a canvas element.
+fn canvas_arg(canvas: JsValue) -> JsResult<HtmlCanvasElement> {
+    canvas.dyn_into::<HtmlCanvasElement>().map_err(|v| {
+        JsError::coded(
+            "BAD_TYPE",
+            &format!(
+                "canvas must be an HTMLCanvasElement, got {}",
+                args::describe(&v)
+            ),
+        )
+    })
+}
+
 /// Draws a curve chart (lines on a log y axis) on `canvas`, filling its
 /// current pixel size.
 #[wasm_bindgen(js_name = drawCurves)]
-pub fn draw_curves(canvas: HtmlCanvasElement, chart: JsValue) -> JsResult<()> {
+pub fn draw_curves(canvas: JsValue, chart: JsValue) -> JsResult<()> {
+    let canvas = canvas_arg(canvas)?;
     let chart: CurveChart = serde_wasm_bindgen::from_value(chart)
         .map_err(|e| JsError::new(&format!("drawCurves: chart: {}", args::message(e))))?;
     let backend = CanvasBackend::with_canvas_object(canvas)
@@ -45,7 +59,8 @@ fn series_values(v: &JsValue, what: &str) -> JsResult<Vec<f64>> {
 /// highlighted categories, a threshold) on `canvas`, filling its current
 /// pixel size. A series' `values` may be a typed array.
 #[wasm_bindgen(js_name = drawBars)]
-pub fn draw_bars(canvas: HtmlCanvasElement, chart: JsValue) -> JsResult<()> {
+pub fn draw_bars(canvas: JsValue, chart: JsValue) -> JsResult<()> {
+    let canvas = canvas_arg(canvas)?;
     let fail = |e: String| JsError::new(&format!("drawBars: {e}"));
     let series = Reflect::get(&chart, &JsValue::from_str("series"))
         .map_err(|_| fail("chart must be an object".into()))?;

@@ -11,9 +11,10 @@ use crate::error::JsError;
 /// its index), only `-inf` logits, and a temperature that is not positive
 /// and finite.
 #[wasm_bindgen(js_name = weightsFromLogits)]
-pub fn weights_from_logits(logits: JsValue, temperature: f64) -> JsResult<Float32Array> {
+pub fn weights_from_logits(logits: JsValue, temperature: JsValue) -> JsResult<Float32Array> {
     let logits = args::array::<f64>(&logits, "logits")?;
+    let temperature = args::number_arg(&temperature, "temperature")?;
     let w = exporace::weights::from_logits(&logits, temperature)
-        .map_err(|e| JsError::new(&e.to_string()))?;
+        .map_err(|e| JsError::coded("BAD_VALUE", &e.to_string()))?;
     Ok(Float32Array::from(w.as_slice()))
 }
