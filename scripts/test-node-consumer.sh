@@ -9,6 +9,17 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 tarball=$(cd "$work" && npm pack "$root/pkg" --silent | tail -n 1)
+# The package: licenses, one wasm file per build, and its sizes.
+contents=$(tar -tzf "$work/$tarball")
+for f in package/LICENSE-MIT package/LICENSE-APACHE package/web/exporace_bg.wasm; do
+  grep -qx "$f" <<<"$contents" || { echo "the package lacks $f" >&2; exit 1; }
+done
+if grep -q '^package/node/.*\.wasm$' <<<"$contents"; then
+  echo "the nodejs build ships its own wasm file; it should read the web build's" >&2
+  exit 1
+fi
+unpacked=$(tar -xzOf "$work/$tarball" | wc -c)
+echo "package: $(wc -c <"$work/$tarball") bytes packed, $unpacked unpacked, $(wc -l <<<"$contents") files"
 mkdir "$work/app"
 cd "$work/app"
 printf '{ "name": "exporace-consumer", "private": true, "type": "module" }\n' >package.json
