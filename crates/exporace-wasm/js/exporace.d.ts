@@ -667,29 +667,185 @@ export interface ReportRequest {
   bonusRace: ReportRace | null;
 }
 
-/**
- * The answer to a scenario: the document `exporace run` prints, with its keys
- * in camelCase.
- */
-export interface Report {
+/** A number in a {@link Report}: values JSON cannot hold are the strings `"inf"`, `"-inf"`, `"nan"`. */
+export type ReportNumber = number | "inf" | "-inf" | "nan";
+
+/** A catalogue model's documented facts, in a {@link Report}. */
+export interface ReportModelFacts {
+  name: string;
+  precision: "f32" | "f64";
+  kind: "exponential" | "gumbel";
+  lattice: string;
+  transform: string;
+  clamp: string;
+  minPositiveE: number;
+  maxFiniteGumbel: number;
+  pZero: number;
+  pInfinite: number;
+  source: string;
+  stream: string;
+}
+
+/** A race with its precision, in `compare` and `overflow` reports. */
+export interface ReportPrecisionRace extends ReportRace {
+  precision: "f32" | "f64";
+}
+
+/** The fields every {@link Report} has. */
+interface ReportHeader {
   /** Format version (1). */
   exporace: number;
-  op: "race" | "recover" | "rejection";
   precision: "f32" | "f64";
   nanPolicy: NanPolicy;
   /** The seed used (given, or drawn from entropy) as a decimal string; `null` when nothing was seeded. */
   seed: string | null;
-  /** A race, `{ positions }` for `recover`, or the rejection step. */
-  result:
-    | ReportRace
-    | { positions: ReportPosition[] }
-    | {
-        maxSpecLen: number;
-        outputTokenIds: number[][];
-        uniform: number[];
-        requests: ReportRequest[];
-      };
 }
+
+/** `op: "race"`: one race. */
+export interface RaceReport extends ReportHeader {
+  op: "race";
+  result: ReportRace;
+}
+
+/** `op: "recover"`: the recovered token of every draft position. */
+export interface RecoverReport extends ReportHeader {
+  op: "recover";
+  result: { positions: ReportPosition[] };
+}
+
+/** `op: "rejection"`: the whole rejection step. */
+export interface RejectionReport extends ReportHeader {
+  op: "rejection";
+  result: {
+    maxSpecLen: number;
+    outputTokenIds: number[][];
+    uniform: number[];
+    requests: ReportRequest[];
+  };
+}
+
+/** `op: "models"`: the catalogue. */
+export interface ModelsReport extends ReportHeader {
+  op: "models";
+  result: { models: ReportModelFacts[] };
+}
+
+/** `op: "noise"`: a model's draws. */
+export interface NoiseReport extends ReportHeader {
+  op: "noise";
+  result: {
+    model: ReportModelFacts;
+    draws: {
+      token: number;
+      /** The lattice integer, as a decimal string. */
+      raw: string;
+      uniform: number;
+      value: ReportNumber;
+      bits: string;
+      e: ReportNumber;
+      invQ: ReportNumber;
+      branch: "normal" | "clamped" | "zero" | "infinite";
+    }[];
+  };
+}
+
+/** `op: "compare"`: one stream of noise through two pipelines. */
+export interface CompareReport extends ReportHeader {
+  op: "compare";
+  result: {
+    aName: string;
+    bName: string;
+    a: ReportPrecisionRace;
+    b: ReportPrecisionRace;
+    flipped: boolean;
+    exactWinner: number;
+    differing: { token: number; beatsInA: boolean; beatsInB: boolean; logGap: number }[];
+  };
+}
+
+/** `op: "overflow"`: entries with `q = 0`, infinite or NaN scores, and each NaN policy's pick. */
+export interface OverflowReport extends ReportHeader {
+  op: "overflow";
+  result: {
+    entries: {
+      token: number;
+      weight: number;
+      noise: ReportNumber;
+      qZero: boolean;
+      invQInf: boolean;
+      scoreInf: boolean;
+      scoreNan: boolean;
+    }[];
+    picks: { policy: NanPolicy; race: ReportPrecisionRace | null; error: string | null }[];
+  };
+}
+
+/** `op: "dead_zone"`: tokens a model can never let win. */
+export interface DeadZoneReport extends ReportHeader {
+  op: "dead_zone";
+  result: {
+    model: ReportModelFacts;
+    eMin: number;
+    eMax: number;
+    threshold: number;
+    count: number;
+    mass: number;
+    tokens: number[];
+  };
+}
+
+/** `op: "exact"`: win probabilities computed from the noise law. */
+export interface ExactReport extends ReportHeader {
+  op: "exact";
+  result: {
+    model: ReportModelFacts;
+    probabilities: {
+      model: string;
+      groups: { weight: number; count: number; probability: number; lower: number; upper: number }[];
+      excluded: number;
+      nodes: number;
+    };
+  };
+}
+
+/** `op: "experiment"`: a Monte Carlo run against the exact expectation. */
+export interface ExperimentScenarioReport extends ReportHeader {
+  op: "experiment";
+  result: {
+    model: ReportModelFacts;
+    report: {
+      counts: number[];
+      expected: number[];
+      fit: {
+        categories: { first: number; tokens: number; expected: number; observed: number; z: number }[];
+        trials: number;
+        chiSquare: number;
+        df: number;
+        pValue: number;
+        tvDistance: number;
+        maxAbsZ: number;
+        impossibleSeen: boolean;
+      };
+      tvToTarget: number;
+    };
+  };
+}
+
+/**
+ * The answer to a scenario: the document `exporace run` prints, with its keys
+ * in camelCase, one variant per `op` (test `op` to narrow it).
+ */
+export type Report =
+  | RaceReport
+  | RecoverReport
+  | RejectionReport
+  | ModelsReport
+  | NoiseReport
+  | CompareReport
+  | OverflowReport
+  | DeadZoneReport
+  | ExactReport
+  | ExperimentScenarioReport;
 
 /**
  * Answers a scenario in the format of `exporace run` (see the package README):

@@ -33,6 +33,21 @@ const out: RejectionResult = rejectionSample({
 });
 const ids: Int32Array = out.outputTokenIds;
 const report: Report = run({ exporace: 1, op: "race", precision: "f32", seed: 1n, weights: [1] });
+// The report narrows on its op.
+let narrowed: number | boolean | string = 0;
+switch (report.op) {
+  case "race": narrowed = report.result.winner.token; break;
+  case "recover": narrowed = report.result.positions.length; break;
+  case "rejection": narrowed = report.result.maxSpecLen; break;
+  case "models": narrowed = report.result.models[0].stream; break;
+  case "noise": narrowed = report.result.draws[0].branch; break;
+  case "compare": narrowed = report.result.flipped; break;
+  case "overflow": narrowed = report.result.picks.length; break;
+  case "dead_zone": narrowed = report.result.mass; break;
+  case "exact": narrowed = report.result.probabilities.groups[0].probability; break;
+  case "experiment": narrowed = report.result.report.fit.pValue; break;
+}
+use(narrowed);
 const words: Uint32Array = randint4x(1n, 2n);
 const x: number = rand(1n, 2n) + randint(1, 2);
 const traced: TracedRecover | null = null;
