@@ -57,6 +57,8 @@ done
 # The entry modules (web/index.js, node/index.mjs, node/index.cjs) around
 # the glue: the same exports, and a fresh instance after a call cut short.
 node scripts/write-entries.mjs "$out"
+cp "$src/worker-node.mjs" "$out/node/worker-node.mjs"
+cp "$src/worker-web.js" "$out/web/worker-web.js"
 
 if [ "$threads" = 1 ]; then
   step "threaded wasm (nightly, atomics, shared memory)"

@@ -47,12 +47,72 @@ function restarting(f) {
   };
 }
 `;
+// runExperimentAsync: the experiment in a worker, with progress and an
+// AbortSignal; where no worker can start, in this thread.
+const asyncRun = (startWorker) => `
+const startWorker = ${startWorker};
+async function runExperimentAsync(model, target, draft, options, { onProgress, signal } = {}) {
+  const Exporace = ExporaceErrorClass;
+  if (signal?.aborted) throw new Exporace("CANCELLED", "runExperimentAsync: the signal was aborted before the run");
+  const worker = await startWorker({ model, target, draft, options });
+  if (worker === null) return guarded.runExperiment(model, target, draft, options, onProgress);
+  return new Promise((resolve, reject) => {
+    const abort = () => {
+      worker.terminate();
+      reject(new Exporace("CANCELLED", "runExperimentAsync: aborted by its signal"));
+    };
+    signal?.addEventListener("abort", abort, { once: true });
+    const done = () => {
+      signal?.removeEventListener("abort", abort);
+      worker.terminate();
+    };
+    worker.onmessage = ({ progress, report, error }) => {
+      if (progress !== undefined) {
+        onProgress?.(progress);
+      } else if (report !== undefined) {
+        done();
+        resolve(report);
+      } else {
+        done();
+        reject(new Exporace(error.code, error.message));
+      }
+    };
+    worker.onerror = (e) => {
+      done();
+      reject(new Exporace("THREW", \`runExperimentAsync: the worker failed: \${e?.message ?? e}\`));
+    };
+  });
+}
+`;
+const nodeWorker = `async (data) => {
+  let Worker;
+  try {
+    ({ Worker } = await import("node:worker_threads"));
+  } catch {
+    return null;
+  }
+  const w = new Worker(new URL("./worker-node.mjs", WORKER_BASE), { workerData: data, execArgv: [] });
+  const adapter = { terminate: () => w.terminate(), onmessage: null, onerror: null };
+  w.on("message", (m) => adapter.onmessage?.(m));
+  w.on("error", (e) => adapter.onerror?.(e));
+  return adapter;
+}`;
+const webWorker = `async (data) => {
+  if (typeof Worker === "undefined") return null;
+  const w = new Worker(new URL("./worker-web.js", import.meta.url), { type: "module" });
+  const adapter = { terminate: () => w.terminate(), onmessage: null, onerror: null };
+  w.onmessage = (m) => adapter.onmessage?.(m.data);
+  w.onerror = (e) => adapter.onerror?.(e);
+  w.postMessage(data);
+  return adapter;
+}`;
+
 const wrapped = functions.map((n) => `  ${n}: restarting(raw.${n}),`).join("\n");
 const esmExports = `const guarded = {\n${wrapped}\n};\nexport const {\n${functions.map((n) => `  ${n},`).join("\n")}\n} = guarded;\nexport const { ${classes.join(", ")} } = raw;\n`;
 
 writeFileSync(
   `${pkg}/web/index.js`,
-  `import * as raw from "./exporace.js";\nexport { default, initSync } from "./exporace.js";\nexport { ExporaceError } from "${boundaryIn("web")}";\n\n${guard}\n${esmExports}`,
+  `import * as raw from "./exporace.js";\nimport { ExporaceError as ExporaceErrorClass } from "${boundaryIn("web")}";\nexport { default, initSync } from "./exporace.js";\nexport { ExporaceError } from "${boundaryIn("web")}";\n\n${guard}\n${esmExports}${asyncRun(webWorker)}export { runExperimentAsync };\n`,
 );
 writeFileSync(
   `${pkg}/node/index.mjs`,
@@ -62,9 +122,11 @@ import { createRequire } from "node:module";
 const require = createRequire(import.meta.url);
 const raw = require("./exporace.js");
 export const { ExporaceError } = require("${boundary}");
+const ExporaceErrorClass = ExporaceError;
+const WORKER_BASE = import.meta.url;
 
 ${guard}
-${esmExports}
+${esmExports}${asyncRun(nodeWorker)}export { runExperimentAsync };
 /** Accepted for code shared with the browser build; the module is ready already. */
 export default async function init() {
   return guarded;
@@ -83,10 +145,17 @@ writeFileSync(
 const raw = require("./exporace.js");
 
 ${guard}
-module.exports = {
+const ExporaceErrorClass = require("${boundary}").ExporaceError;
+const WORKER_BASE = require("node:url").pathToFileURL(__filename);
+const guarded = {
 ${wrapped}
+};
+${asyncRun(nodeWorker)}
+module.exports = {
+  ...guarded,
 ${classes.map((n) => `  ${n}: raw.${n},`).join("\n")}
-  ExporaceError: require("${boundary}").ExporaceError,
+  ExporaceError: ExporaceErrorClass,
+  runExperimentAsync,
 };
 /** Accepted for code shared with the browser build; the module is ready already. */
 module.exports.initSync = function initSync() {

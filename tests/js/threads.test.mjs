@@ -72,3 +72,53 @@ test("threaded and single-threaded web builds give the golden bits; several work
     server.close();
   }
 });
+
+test("runExperimentAsync in a module Web Worker: the synchronous counts, progress, abort", async () => {
+  const server = await serve();
+  const browser = await launchChromium();
+  try {
+    const page = await browser.context.newPage();
+    const errors = [];
+    page.on("pageerror", (e) => errors.push(String(e)));
+    // The browser's own request for /favicon.ico is no error of the package.
+    page.on("console", (m) => {
+      if (m.type() === "error" && !m.location().url.endsWith("/favicon.ico")) errors.push(`${m.text()} ${m.location().url}`);
+    });
+    const { port } = server.address();
+    await page.goto(`http://127.0.0.1:${port}/pkg/package.json`);
+    const result = await page.evaluate(async () => {
+      const ex = await import("/pkg/web/index.js");
+      await ex.default();
+      const target = new Float32Array([0.3, 0.7]);
+      const options = { sampler: "race", trials: 20000, seed: 3 };
+      const sync = ex.runExperiment("ideal", target, null, options);
+      const fractions = [];
+      const report = await ex.runExperimentAsync("ideal", target, null, options, { onProgress: (f) => fractions.push(f) });
+      const control = new AbortController();
+      const started = performance.now();
+      let code = null;
+      try {
+        await ex.runExperimentAsync("ideal", target, null, { ...options, trials: 2 ** 31 }, {
+          signal: control.signal,
+          onProgress: () => control.abort(),
+        });
+      } catch (e) {
+        code = e instanceof ex.ExporaceError ? e.code : String(e);
+      }
+      return {
+        same: JSON.stringify(report.counts) === JSON.stringify(sync.counts),
+        lastFraction: fractions.at(-1),
+        code,
+        abortMs: performance.now() - started,
+      };
+    });
+    assert.deepEqual(errors, []);
+    assert.equal(result.same, true);
+    assert.equal(result.lastFraction, 1);
+    assert.equal(result.code, "CANCELLED");
+    assert.ok(result.abortMs < 10000, `aborted after ${result.abortMs} ms`);
+  } finally {
+    await browser.close();
+    server.close();
+  }
+});

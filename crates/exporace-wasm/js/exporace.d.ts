@@ -515,6 +515,22 @@ export function runExperiment(
   onProgress?: (fraction: number) => void,
 ): ExperimentReport;
 
+/**
+ * {@link runExperiment} in a worker (a module Web Worker in browsers,
+ * `worker_threads` in Node), so the caller's thread stays free: `onProgress`
+ * receives the fraction done (at most every 50 ms), and aborting `signal`
+ * stops the worker and rejects with an {@link ExporaceError} of code
+ * `CANCELLED`. Where no worker can start it runs in the caller's thread.
+ * The same seed gives the same report as `runExperiment`.
+ */
+export function runExperimentAsync(
+  model: string,
+  target: Float32Array,
+  draft: Float32Array | null,
+  options: { sampler: "race" | "recovered" | "rejection" | "rejection_shared"; trials: number; seed?: number; nanPolicy?: NanPolicy },
+  control?: { onProgress?: (fraction: number) => void; signal?: AbortSignal },
+): Promise<ExperimentReport>;
+
 /** One line of a {@link CurveChart}. */
 export interface CurveSeries {
   /** The legend's label. */
@@ -875,6 +891,7 @@ export function initSync(
 // compiled without the `dom` lib; with it, these empty interfaces merge into
 // the DOM's own.
 declare global {
+  interface AbortSignal {}
   interface HTMLCanvasElement {}
   interface Request {}
   interface Response {}
