@@ -863,6 +863,53 @@ export type Report =
   | ExactReport
   | ExperimentScenarioReport;
 
+/** A catalogue model by name, or a name at a chosen precision. */
+export type ModelChoice = string | { model: string; precision?: "f32" | "f64" };
+
+/** A number in an options object: values JSON cannot hold as the strings `"inf"`, `"-inf"`, `"nan"`, or bits as `"0x…"`. */
+export type OptionNumber = number | string;
+
+/**
+ * One stream of noise through two pipelines: two models on the same bits
+ * (`models`, at `row` of `seed`), or inline fp64 `noise` against its fp32
+ * cast (`form` `mul` or `div`). The same report as `run` with `op: "compare"`.
+ */
+export function compare(options: {
+  weights: OptionNumber[];
+  models?: [ModelChoice, ModelChoice];
+  noise?: OptionNumber[];
+  form?: "mul" | "div";
+  row?: number;
+  seed?: U64 | string;
+  nanPolicy?: NanPolicy;
+}): CompareReport;
+
+/** A model's draws at an address; the same report as `run` with `op: "noise"`. */
+export function noise(options: {
+  model: ModelChoice;
+  count: number;
+  start?: U64;
+  address?: "exporace" | "triton" | "mrv2" | "torch_cpu";
+  row?: U64;
+  pos?: U64;
+  draft?: boolean;
+  seed?: U64 | string;
+}): NoiseReport;
+
+/** The tokens `model` can never let win; the same report as `run` with `op: "dead_zone"`. */
+export function deadZone(options: { weights: OptionNumber[]; model: ModelChoice }): DeadZoneReport;
+
+/** Entries with `q = 0`, infinite or NaN scores, and each NaN policy's pick; as `run` with `op: "overflow"`. */
+export function overflow(options: {
+  weights: OptionNumber[];
+  noise: OptionNumber[];
+  form?: "mul" | "div";
+  precision?: "f32" | "f64";
+}): OverflowReport;
+
+/** The noise catalogue with every model's facts; as `run` with `op: "models"`. */
+export function models(): ModelsReport;
+
 /**
  * Answers a scenario in the format of `exporace run` (see the package README):
  * JSON text, or the same document as an object (64-bit seeds may be bigints or

@@ -36,6 +36,91 @@ pub fn camel_keys(v: Value) -> Value {
     }
 }
 
+/// `camelCase` to `snake_case`.
+fn snake(key: &str) -> String {
+    let mut out = String::with_capacity(key.len() + 4);
+    for c in key.chars() {
+        if c.is_ascii_uppercase() {
+            out.push('_');
+            out.push(c.to_ascii_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// One scenario operation from a camelCase options object: its keys become
+/// the scenario's snake_case fields (header fields `precision`, `nanPolicy`
+/// and `seed` included), and the answer is the report `run` gives.
+fn op(name: &'static str, options: JsValue) -> JsResult<JsValue> {
+    if !options.is_object() || js_sys::Array::is_array(&options) {
+        return Err(JsError::coded(
+            "BAD_TYPE",
+            &format!(
+                "{name} options must be an object, got {}",
+                args::describe(&options)
+            ),
+        ));
+    }
+    let Value::Object(fields) = exporace::scenario::parse(&args::json_text(&options, name)?)?
+    else {
+        return Err(JsError::coded(
+            "BAD_TYPE",
+            &format!("{name} options must be an object"),
+        ));
+    };
+    let mut scenario = Map::new();
+    for (key, value) in fields {
+        let key = snake(&key);
+        if key == "exporace" || key == "op" {
+            return Err(JsError::coded(
+                "UNKNOWN_FIELD",
+                &format!("{name} options has a field {key:?}: the function sets it"),
+            ));
+        }
+        scenario.insert(key, value);
+    }
+    scenario.insert("exporace".into(), Value::from(1));
+    scenario.insert("op".into(), Value::from(name));
+    report(Value::Object(scenario))
+}
+
+/// `compare`: one stream of noise through two pipelines (`{ weights, models:
+/// [a, b], row?, seed? }`, or `{ weights, noise, form? }` for inline fp64
+/// noise against its fp32 cast): both races, whether the argmax flipped, the
+/// exact winner and the tokens whose standing differs.
+#[wasm_bindgen]
+pub fn compare(options: JsValue) -> JsResult<JsValue> {
+    op("compare", options)
+}
+
+/// `noise`: a model's draws (`{ model, count, start?, address?, row?, pos?,
+/// draft?, seed? }`), each with its raw integer, uniform, value, bits and branch.
+#[wasm_bindgen]
+pub fn noise(options: JsValue) -> JsResult<JsValue> {
+    op("noise", options)
+}
+
+/// `deadZone`: the tokens a model can never let win (`{ weights, model }`).
+#[wasm_bindgen(js_name = deadZone)]
+pub fn dead_zone(options: JsValue) -> JsResult<JsValue> {
+    op("dead_zone", options)
+}
+
+/// `overflow`: entries with `q = 0`, infinite or NaN scores, and what each NaN
+/// policy picks (`{ weights, noise, form?, precision? }`).
+#[wasm_bindgen]
+pub fn overflow(options: JsValue) -> JsResult<JsValue> {
+    op("overflow", options)
+}
+
+/// `models`: the noise catalogue with each model's facts.
+#[wasm_bindgen]
+pub fn models() -> JsResult<JsValue> {
+    report(serde_json::json!({"exporace": 1, "op": "models"}))
+}
+
 /// Answers a scenario, given as JSON text or as an object (64-bit seeds may be
 /// bigints), with the report `exporace run` prints, its keys in camelCase.
 #[wasm_bindgen]
@@ -52,6 +137,11 @@ pub fn run(scenario: JsValue) -> JsResult<JsValue> {
             args::describe(&scenario)
         )));
     };
+    report(value)
+}
+
+/// The report of a parsed scenario, keys in camelCase.
+fn report(value: Value) -> JsResult<JsValue> {
     let report = exporace::scenario::execute(value)?;
     // Through text, so that f32 scores keep their shortest f32 form as in
     // the output of `exporace run`.
