@@ -64,6 +64,9 @@ timed scripts/test-browser.sh
 step "Node consumer of the packed tarball (import, require, garbage, types)"
 timed scripts/test-node-consumer.sh
 
+step "the packed package bundled by esbuild, Vite and webpack 5, run in headless Chromium"
+timed node --test tests/js/bundlers.test.mjs
+
 step "threaded build in headless Chromium with COOP/COEP (playwright-core)"
 timed node --test tests/js/threads.test.mjs
 

@@ -4,44 +4,17 @@
 // have done work.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { createServer } from "node:http";
-import { readFile } from "node:fs/promises";
-import { extname, join, normalize, resolve } from "node:path";
+import { resolve } from "node:path";
 import { launchChromium } from "./chromium.mjs";
+import { serve as serveDir } from "./serve.mjs";
 
 const root = resolve(new URL("../..", import.meta.url).pathname);
-const TYPES = {
-  ".html": "text/html",
-  ".js": "text/javascript",
-  ".mjs": "text/javascript",
-  ".json": "application/json",
-  ".wasm": "application/wasm",
-};
-
-function serve() {
-  const server = createServer(async (req, res) => {
-    const path = normalize(decodeURIComponent(new URL(req.url, "http://x").pathname));
-    const file = join(root, path);
-    const headers = {
-      "Cross-Origin-Opener-Policy": "same-origin",
-      "Cross-Origin-Embedder-Policy": "require-corp",
-      "Cross-Origin-Resource-Policy": "same-origin",
-      "Cache-Control": "no-store",
-    };
-    if (!file.startsWith(root + "/")) {
-      res.writeHead(403, headers).end();
-      return;
-    }
-    try {
-      const body = await readFile(file);
-      res.writeHead(200, { ...headers, "Content-Type": TYPES[extname(file)] || "application/octet-stream" });
-      res.end(body);
-    } catch {
-      res.writeHead(404, headers).end();
-    }
+const serve = () =>
+  serveDir(root, {
+    "Cross-Origin-Opener-Policy": "same-origin",
+    "Cross-Origin-Embedder-Policy": "require-corp",
+    "Cross-Origin-Resource-Policy": "same-origin",
   });
-  return new Promise((ok) => server.listen(0, "127.0.0.1", () => ok(server)));
-}
 
 test("threaded and single-threaded web builds give the golden bits; several workers did the work", async () => {
   const server = await serve();
