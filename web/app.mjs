@@ -1,7 +1,7 @@
 // The page: reads the controls, asks the exporace core (`run(scenario)` and
 // the race functions of the npm package), and shows the answers.
 import init, * as ex from "/pkg/web/index.js";
-import { EXPERIMENT_STEP, MAX_TAILS, SPEC_STEP, buildPreset, fromLogits, parseNumbers, specBatch } from "./presets.mjs";
+import { EXPERIMENT_STEP, MAX_TAILS, SPEC_STEP, buildPreset, fromLogits, manyTailGroups, parseNumbers, specBatch } from "./presets.mjs";
 import { drawGrouped, drawHistogram, drawScores, drawWeights } from "./chart.mjs";
 import { timeCase } from "/benches/timing.mjs";
 
@@ -25,6 +25,8 @@ const fmt = (v) => (typeof v === "number" ? (Math.abs(v) >= 1e-3 && Math.abs(v) 
 // applied on top; imported: the weights and noise of an imported scenario;
 // pool: the threaded worker's RPC.
 const state = {
+  // The seed of the views on show (the seed field's last valid value).
+  lastSeed: "7",
   baseWeights: null,
   weightEdits: [],
   weights: null,
@@ -376,9 +378,16 @@ function ask(scenario) {
   return ex.run({ exporace: 1, ...scenario });
 }
 
-function seedValue() {
+/** The seed field's text when it is a seed: decimal or `0x` hex, below 2^64. */
+function seedText() {
   const s = $("seed").value.trim();
-  return /^\d+$/.test(s) ? s : "0";
+  const ok = /^(\d+|0x[0-9a-fA-F]+)$/.test(s) && BigInt(s) < 2n ** 64n;
+  return ok ? String(BigInt(s)) : null;
+}
+
+/** The seed (checked by refresh() before any view asks for it). */
+function seedValue() {
+  return seedText() ?? state.lastSeed;
 }
 
 function pipelines() {
@@ -802,7 +811,13 @@ function askTheory(kind, request, onAnswer) {
   theory.worker.onmessage = ({ data }) => {
     const h = theory.handlers.get(data.id);
     theory.handlers.delete(data.id);
-    if (h && theory.latest[h.kind] === data.id) h.onAnswer(data);
+    if (!h || theory.latest[h.kind] !== data.id) return;
+    try {
+      h.onAnswer(data);
+    } catch (e) {
+      // Drawing an answer failed: say so where the answer would have gone.
+      h.onAnswer({ error: `could not show this answer: ${e.message}` });
+    }
   };
   const id = ++theory.next;
   theory.latest[kind] = id;
@@ -836,23 +851,32 @@ function showExact() {
         results.map((r, i) => `<td id="exact-${g}-${i}" title="bracket [${r.groups[g].lower}, ${r.groups[g].upper}]">` +
           `${fmt(r.groups[g].probability)}</td>`).join("") + "</tr>";
     });
-    showGuide(models, results);
     out.innerHTML = `<table class="facts" id="exact-table"><tr><th>tokens</th><th>weight</th><th>count</th>${head}</tr>${rows.join("")}</table>` +
       `<p>Largest distance from an estimate to the exact value: ${results.map((r, i) => `${esc(models[i])} ${fmt(r.maxBound)}`).join(", ")}.</p>`;
   });
 }
 
-/** The guide's numbers: the many-tail tails' exact win probability under fp32 and fp64 torch CUDA, and the dead zone's edge. */
-function showGuide(models, results) {
+/**
+ * The guide's numbers: the many-tail tails' exact win probability under fp32
+ * and fp64 torch CUDA, and the dead zone's edge. The head and the tails are
+ * asked about as two groups, so they stay apart even when they weigh the
+ * same (gap 0).
+ */
+function showGuide() {
   const many = state.preset === "many-tail";
   $("guide-other").hidden = many;
   if (!many) return;
-  const tails = (model) => {
-    const i = models.indexOf(model);
-    return i < 0 ? "… (choose it as a pipeline)" : fmt(results[i].groups[1].probability);
-  };
-  $("guide-f32").textContent = tails("torch-cuda-f32");
-  $("guide-f64").textContent = tails("torch-cuda-f64");
+  const { tails, gap, temperature } = presetParams();
+  const models = theoryModels();
+  askTheory("guide", { models, ...manyTailGroups(ex, tails, gap, temperature) }, ({ results, error }) => {
+    const probability = (model) => {
+      const i = models.indexOf(model);
+      if (error) return `… (${error})`;
+      return i < 0 ? "… (choose it as a pipeline)" : fmt(results[i].groups[1].probability);
+    };
+    $("guide-f32").textContent = probability("torch-cuda-f32");
+    $("guide-f64").textContent = probability("torch-cuda-f64");
+  });
   $("guide-gap").textContent = String(num("gap"));
   const dead = ask({ op: "dead_zone", model: "torch-cuda-f32", weights: Array.from(state.weights.subarray(0, 2)) }).result;
   $("guide-threshold").textContent = fmt(dead.threshold);
@@ -1564,9 +1588,18 @@ async function shareLink() {
 
 /** Restores the state from the URL's `#s=` fragment; false when there is none. */
 async function restoreFromUrl() {
-  const m = location.hash.match(/^#s=([A-Za-z0-9_-]+)$/);
+  const m = location.hash.match(/^#s=(.*)$/);
   if (!m) return false;
-  const doc = await decodeState(m[1]);
+  let doc;
+  try {
+    if (!/^[A-Za-z0-9_-]+$/.test(m[1])) throw new Error("it holds characters a link's state never has");
+    doc = await decodeState(m[1]);
+    if (doc === null || typeof doc !== "object" || Array.isArray(doc)) throw new Error("it holds no page state");
+  } catch (e) {
+    $("share-note").textContent = `This link's state could not be read (${e.message}); the page shows its default state.`;
+    $("share-note").classList.add("error");
+    return false;
+  }
   for (const id of SHARED) if (doc[id] !== undefined) $(id).value = doc[id];
   $("paste-logits").checked = Boolean(doc.logits);
   $("mrv2-draft").checked = Boolean(doc.mrv2Draft);
@@ -1605,6 +1638,15 @@ function showFixture() {
 
 function refresh() {
   const t0 = performance.now();
+  // A seed that is not one changes nothing: the views keep the last valid seed's state.
+  const seed = seedText();
+  $("seed").setAttribute("aria-invalid", String(seed === null));
+  $("seed-error").textContent = seed === null
+    ? `"${$("seed").value}" is not a seed: give a whole number from 0 to 2^64 - 1, in decimal or 0x hex. ` +
+      `The page still shows seed ${state.lastSeed}.`
+    : "";
+  if (seed === null) return;
+  state.lastSeed = seed;
   try {
     state.noise = effectiveNoise();
   } catch (e) {
@@ -1620,6 +1662,7 @@ function refresh() {
   showDraws();
   const dead = showDeadZone();
   showExact();
+  showGuide();
   showTailCurve();
   drawWeights($("prob-chart"), state.weights, { threshold: dead.count ? dead.threshold : null });
   showCompare();

@@ -1,8 +1,8 @@
 // Module Web Worker for the theory view: exact win probabilities take from a
 // tenth of a second to seconds (more with more distinct weights), so they run
 // here and the page stays responsive. Messages:
-// {id, exact: {models, weights, counts}} answers {id, results} (one
-// winProbabilities answer per model);
+// {id, exact: {models, weights, counts}} (or `guide`, the same) answers
+// {id, results} (one winProbabilities answer per model);
 // {id, curve: {models, gaps, tails, temperature}} answers
 // {id, series: [{name, points: [[gap, P(a tail wins)]]}]};
 // failures answer {id, error}.
@@ -24,8 +24,8 @@ function curve({ models, gaps, tails, temperature }) {
 onmessage = async ({ data }) => {
   try {
     await ready;
-    if (data.exact) {
-      const { models, weights, counts } = data.exact;
+    if (data.exact || data.guide) {
+      const { models, weights, counts } = data.exact ?? data.guide;
       postMessage({ id: data.id, results: models.map((m) => ex.winProbabilities(m, weights, counts)) });
     } else {
       postMessage({ id: data.id, series: curve(data.curve) });

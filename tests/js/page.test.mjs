@@ -889,3 +889,52 @@ test("every preset renders its key numbers, checked against arithmetic done here
   assert.ok(await page.locator("#share-export").isVisible());
   assert.deepEqual(errors, []);
 });
+
+test("hostile values: gap 0, seeds that are not seeds, corrupt share links", async () => {
+  const { page, errors } = await open(false);
+  // Gap 0: head and tails weigh the same; the theory view and the guide still answer.
+  await redrawn(page, async () => {
+    await page.fill("#gap", "0");
+    await page.locator("#gap").dispatchEvent("change");
+  });
+  await page.waitForSelector("#exact-table", { timeout: 60000 });
+  const tails = core.winProbabilities(
+    "torch-cuda-f32",
+    new Float64Array([1, 1]),
+    new Float64Array([1, PARAMS.tails]),
+  ).groups[1].probability;
+  await page.waitForFunction(() => !document.getElementById("guide-f32").textContent.includes("…"), null, { timeout: 60000 });
+  assert.equal(Number(await text(page, "#guide-f32")), tails, "the guide reads the core's tail probability");
+  // A seed that is not one changes nothing and says why; a hex seed is a seed.
+  const before = await compareRows(page);
+  for (const bad of ["abc", "-5", "1e3", "", "18446744073709551616"]) {
+    await page.fill("#seed", bad);
+    await page.locator("#seed").dispatchEvent("change");
+    assert.match(await text(page, "#seed-error"), /is not a seed/, bad);
+    assert.equal(await page.getAttribute("#seed", "aria-invalid"), "true");
+    assert.deepEqual(await compareRows(page), before, `${bad} left the views alone`);
+  }
+  await redrawn(page, async () => {
+    await page.fill("#seed", "0x10");
+    await page.locator("#seed").dispatchEvent("change");
+  });
+  assert.equal(await text(page, "#seed-error"), "");
+  const sixteen = core.run({ exporace: 1, op: "compare", weights: Array.from(buildPreset(core, "many-tail", { ...PARAMS, gap: 0 }).weights), models: ["torch-cuda-f32", "torch-cuda-f64"], seed: "16", row: 0 }).result;
+  await assertCompare(page, sixteen);
+  // A corrupt link opens the default state and says the link could not be read.
+  const { url } = await startServer({ port: 0, isolate: false }).then(({ server, url }) => (servers.push(server), { url }));
+  for (const hash of ["#s=AAAAgarbage", "#s=%%%", "#s="]) {
+    const p = await context.newPage();
+    const pageErrors = [];
+    p.on("pageerror", (e) => pageErrors.push(String(e)));
+    await p.goto(url + hash);
+    await p.waitForFunction(() => ["threaded", "single", "error"].includes(document.getElementById("thread-status").dataset.mode), null, { timeout: 120000 });
+    assert.notEqual(await p.getAttribute("#thread-status", "data-mode"), "error", hash);
+    assert.match(await p.locator("#share-note").innerText(), /could not be read/, hash);
+    await p.waitForSelector("#compare-table", { timeout: 60000 });
+    assert.deepEqual(pageErrors, [], hash);
+    await p.close();
+  }
+  assert.deepEqual(errors, []);
+  await page.close();
+});
