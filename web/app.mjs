@@ -25,6 +25,8 @@ const fmt = (v) => (typeof v === "number" ? (Math.abs(v) >= 1e-3 && Math.abs(v) 
 // applied on top; imported: the weights and noise of an imported scenario;
 // pool: the threaded worker's RPC.
 const state = {
+  // The preset's parameters last applied (every field valid).
+  params: null,
   // The seed of the views on show (the seed field's last valid value).
   lastSeed: "7",
   baseWeights: null,
@@ -89,37 +91,87 @@ async function startThreads() {
 
 // ---- probabilities ---------------------------------------------------------
 
+/**
+ * The values of number fields, each within its own `min` and `max` (and a
+ * whole number where its `step` is whole), or null when one is not: that
+ * field is marked invalid and `errorId` says which and why. Nothing is
+ * clamped or replaced.
+ */
+function checkedNumbers(ids, errorId) {
+  const problems = [];
+  const values = {};
+  for (const id of ids) {
+    const el = $(id);
+    const v = el.valueAsNumber;
+    const whole = !el.step || (Number.isInteger(Number(el.step)) && Number(el.step) >= 1);
+    const min = el.min === "" ? -Infinity : Number(el.min);
+    const max = el.max === "" ? Infinity : Number(el.max);
+    const ok = Number.isFinite(v) && v >= min && v <= max && (!whole || Number.isInteger(v));
+    el.setAttribute("aria-invalid", String(!ok));
+    if (ok) values[id] = v;
+    else {
+      const name = el.closest("label")?.firstChild?.textContent.trim() || id;
+      const shown = el.validity.badInput || el.value === "" ? "not a number" : el.value;
+      problems.push(`${name} must be ${whole ? "a whole number" : "a number"} from ${el.min} to ${el.max} (got ${shown})`);
+    }
+  }
+  $(errorId).textContent = problems.length ? `${problems.join("; ")}. Nothing changed.` : "";
+  return problems.length ? null : values;
+}
+
+/** The preset's parameters from its visible fields, or null when one is not valid. */
 function presetParams() {
-  return {
-    vocab: Math.min(Math.max(1, num("vocab") | 0), MAX_TAILS),
-    zipf: num("zipf"),
-    tails: Math.min(Math.max(1, num("tails") | 0), MAX_TAILS),
-    gap: num("gap"),
-    temperature: num("temperature") > 0 ? num("temperature") : 1,
-  };
+  const visible = ["tails", "gap", "vocab", "zipf", "temperature"].filter((id) => !$(id).closest("label").hidden);
+  const v = checkedNumbers(visible, "preset-error");
+  if (!v) return null;
+  const at = (id, fallback) => v[id] ?? Number($(id).value) ?? fallback;
+  return { vocab: at("vocab"), zipf: at("zipf"), tails: at("tails"), gap: at("gap"), temperature: at("temperature") };
 }
 
 function loadPreset(redraw = true) {
   const name = $("preset").value;
-  const p = buildPreset(ex, name, presetParams());
-  setWeights(p.weights, p.noise ?? null, name);
-  $("about").textContent = p.about;
   for (const [id, presets] of [["tails", ["many-tail"]], ["gap", ["many-tail"]], ["vocab", ["uniform", "zipf"]], ["zipf", ["zipf"]]]) {
     $(id).closest("label").hidden = !presets.includes(name);
   }
+  const params = presetParams();
+  if (!params) return;
+  state.params = params;
+  const p = buildPreset(ex, name, params);
+  setWeights(p.weights, p.noise ?? null, name);
+  $("about").textContent = p.about;
   if (redraw) refresh();
+}
+
+/**
+ * Pasted numbers as weights, checked before anything changes: each must be a
+ * finite f32, and the core's race must accept them (no NaN, no negative).
+ */
+function pastedWeights(values) {
+  const weights = Float32Array.from(values);
+  const big = weights.findIndex((w) => !Number.isFinite(w));
+  if (big >= 0) throw new Error(`entry ${big}: ${values[big]} is beyond the largest f32 (3.4028235e38)`);
+  ex.raceMul(weights, new Float32Array(weights.length).fill(1));
+  return weights;
 }
 
 function applyPaste(redraw = true) {
   $("paste-error").textContent = "";
+  let weights;
+  let values;
   try {
-    const values = parseNumbers($("paste").value);
-    setWeights($("paste-logits").checked ? fromLogits(ex, values, presetParams().temperature) : Float32Array.from(values), null, "pasted");
-    $("about").textContent = `${values.length} pasted ${$("paste-logits").checked ? "logits" : "weights"}.`;
-    if (redraw) refresh();
+    values = parseNumbers($("paste").value);
+    if ($("paste-logits").checked) {
+      const t = checkedNumbers(["temperature"], "paste-error");
+      if (!t) return;
+      weights = fromLogits(ex, values, t.temperature);
+    } else weights = pastedWeights(values);
   } catch (e) {
-    $("paste-error").textContent = e.message;
+    $("paste-error").textContent = `${e.message}. Nothing changed.`;
+    return;
   }
+  setWeights(weights, null, "pasted");
+  $("about").textContent = `${values.length} pasted ${$("paste-logits").checked ? "logits" : "weights"}.`;
+  if (redraw) refresh();
 }
 
 /** New weights (and inline noise or null): clears every edit and rebuilds the sliders. */
@@ -866,7 +918,7 @@ function showGuide() {
   const many = state.preset === "many-tail";
   $("guide-other").hidden = many;
   if (!many) return;
-  const { tails, gap, temperature } = presetParams();
+  const { tails, gap, temperature } = state.params;
   const models = theoryModels();
   askTheory("guide", { models, ...manyTailGroups(ex, tails, gap, temperature) }, ({ results, error }) => {
     const probability = (model) => {
@@ -877,7 +929,7 @@ function showGuide() {
     $("guide-f32").textContent = probability("torch-cuda-f32");
     $("guide-f64").textContent = probability("torch-cuda-f64");
   });
-  $("guide-gap").textContent = String(num("gap"));
+  $("guide-gap").textContent = String(gap);
   const dead = ask({ op: "dead_zone", model: "torch-cuda-f32", weights: Array.from(state.weights.subarray(0, 2)) }).result;
   $("guide-threshold").textContent = fmt(dead.threshold);
   $("guide-emin").textContent = fmt(dead.eMin);
@@ -892,9 +944,9 @@ function showTailCurve() {
   const on = state.preset === "many-tail";
   canvas.hidden = !on;
   $("gap-slider").closest("label").hidden = !on;
-  $("gap-slider-out").textContent = `${num("gap")} nats`;
   if (!on) return;
-  const { tails, temperature } = presetParams();
+  const { tails, temperature, gap } = state.params;
+  $("gap-slider-out").textContent = `${gap} nats`;
   const models = theoryModels();
   const colors = [[85, 85, 85], [31, 95, 191], [192, 57, 43]];
   // Drawn by the exporace-viz crate (plotters on this canvas), at the canvas's CSS size.
@@ -908,7 +960,7 @@ function showTailCurve() {
       xLabel: `gap (nats) between the head and the tails`,
       yLabel: "probability",
       yFloor: 1e-12,
-      marker: num("gap"),
+      marker: gap,
       series: curve.series.map((s, i) => ({ ...s, color: colors[i], dashed: i === 0 })),
     });
     canvas.dataset.drawn = curve.key;
@@ -990,6 +1042,9 @@ function stopExperiment(status) {
 function startExperiment() {
   const sampler = $("exp-sampler").value;
   const model = pipelines()[0];
+  const checked = checkedNumbers(["exp-trials"], "exp-status");
+  if (!checked) return;
+  const trials = checked["exp-trials"];
   let inputs;
   try {
     inputs = experimentInputs(sampler);
@@ -997,7 +1052,6 @@ function startExperiment() {
     $("exp-status").textContent = e.message;
     return;
   }
-  const trials = Math.max(1, num("exp-trials") | 0);
   const seed = Number(seedValue());
   $("exp-out").innerHTML = "";
   $("exp-chart").hidden = true;
@@ -1315,7 +1369,9 @@ function startLossless() {
   const sampler = shared ? "rejection_shared" : "rejection";
   const label = shared ? "rejection_shared" : "rejection_salted";
   const model = pipelines()[0];
-  const trials = Math.max(1, num("spec-trials") | 0);
+  const checked = checkedNumbers(["spec-trials"], "spec-status");
+  if (!checked) return;
+  const trials = checked["spec-trials"];
   const seed = Number(seedValue());
   const positions = state.spec.draft_token_ids.length;
   const reports = [];
@@ -1414,8 +1470,10 @@ async function showPerf() {
 /** The live case: a case name of the benchmarks and how `timeCase` times it. */
 function liveParams() {
   const kind = $("perf-kind").value;
-  const requests = Math.min(Math.max(num("perf-b") | 0 || 8, 1), 64);
-  const vocab = Math.min(Math.max(num("perf-v") | 0 || 32000, 1), MAX_TAILS);
+  const checked = checkedNumbers(["perf-b", "perf-v"], "perf-live");
+  if (!checked) return null;
+  const requests = checked["perf-b"];
+  const vocab = checked["perf-v"];
   const precision = $("perf-precision").value;
   return {
     kind,
@@ -1437,6 +1495,7 @@ function nativeCase(p, threads) {
 function drawNativeRecover() {
   if (!state.bench) return;
   const p = liveParams();
+  if (!p) return;
   const prefix = `${p.kind}/${p.precision}/B${p.requests}/`;
   const cases = state.bench.cases.filter((c) => c.case.startsWith(prefix));
   const canvas = $("perf-native-chart");
@@ -1459,6 +1518,7 @@ function drawNativeRecover() {
 /** Times the recovered-token kernel in this page: one thread here, the pool in its worker. */
 async function runLiveBench() {
   const params = liveParams();
+  if (!params) return;
   $("perf-run").disabled = true;
   $("perf-live").textContent = `Timing ${params.name}…`;
   // Let the status paint before the main thread is busy.
@@ -1534,6 +1594,11 @@ async function encodeState() {
     dropped.push(`${name} (${values.length} entries)`);
     return null;
   };
+  const pasted = $("paste").value.split(/[\s,;[\]]+/).filter(Boolean).length;
+  if (pasted > MAX_LINK_ENTRIES) {
+    doc.paste = "";
+    dropped.push(`the pasted numbers (${pasted} entries)`);
+  }
   doc.logits = $("paste-logits").checked;
   doc.pasted = state.preset === "pasted";
   if (state.imported) {
@@ -1604,7 +1669,7 @@ async function restoreFromUrl() {
   $("paste-logits").checked = Boolean(doc.logits);
   $("mrv2-draft").checked = Boolean(doc.mrv2Draft);
   if (doc.imported) applyImported(doc.imported, false);
-  else if (doc.pasted) applyPaste(false);
+  else if (doc.pasted && doc.paste) applyPaste(false);
   else if (doc.npyWeights) {
     setWeights(Float32Array.from(doc.npyWeights), null, "file");
     $("about").textContent = `${doc.npyWeights.length} weights imported from a file (from the link).`;

@@ -890,7 +890,7 @@ test("every preset renders its key numbers, checked against arithmetic done here
   assert.deepEqual(errors, []);
 });
 
-test("hostile values: gap 0, seeds that are not seeds, corrupt share links", async () => {
+test("hostile values: gap 0, seeds, fields out of range, refused pastes, trials, corrupt share links", async () => {
   const { page, errors } = await open(false);
   // Gap 0: head and tails weigh the same; the theory view and the guide still answer.
   await redrawn(page, async () => {
@@ -921,6 +921,36 @@ test("hostile values: gap 0, seeds that are not seeds, corrupt share links", asy
   assert.equal(await text(page, "#seed-error"), "");
   const sixteen = core.run({ exporace: 1, op: "compare", weights: Array.from(buildPreset(core, "many-tail", { ...PARAMS, gap: 0 }).weights), models: ["torch-cuda-f32", "torch-cuda-f64"], seed: "16", row: 0 }).result;
   await assertCompare(page, sixteen);
+  // Fields outside their range, and pasted numbers the core refuses, change nothing and say why.
+  const views = await compareRows(page);
+  const about = await text(page, "#about");
+  for (const [id, value, message] of [
+    ["tails", "-5", /Tails N must be a whole number from 1 to 262144 \(got -5\)/],
+    ["tails", "1e9", /Tails N must be a whole number/],
+    ["gap", "-3", /Gap \(nats\) must be a number from 0 to 40 \(got -3\)/],
+    ["temperature", "0", /Temperature must be a number from 0.05 to 10/],
+  ]) {
+    await page.fill(`#${id}`, value);
+    await page.locator(`#${id}`).dispatchEvent("change");
+    assert.match(await text(page, "#preset-error"), message, `${id} ${value}`);
+    assert.equal(await page.getAttribute(`#${id}`, "aria-invalid"), "true");
+    assert.deepEqual(await compareRows(page), views, `${id} ${value} left the views alone`);
+  }
+  await page.fill("#tails", String(PARAMS.tails));
+  await page.fill("#temperature", "1");
+  await page.click("#paste-box summary");
+  for (const [paste, message] of [["0.5 -0.1 0.6", /negative value -0\.1\d* in weights at index 1/], ["1e39 1", /beyond the largest f32/]]) {
+    await page.fill("#paste", paste);
+    await page.click("#apply-paste");
+    assert.match(await text(page, "#paste-error"), message, paste);
+    assert.equal(await text(page, "#about"), about, `${paste}: the race stays the preset's`);
+    assert.deepEqual(await compareRows(page), views, `${paste} left the views alone`);
+  }
+  for (const trials of ["0", "", "1e12", "1500.5"]) {
+    await page.fill("#exp-trials", trials);
+    await page.click("#exp-run");
+    assert.match(await text(page, "#exp-status"), /Trials must be a whole number from 1024 to 10000000/, trials);
+  }
   // A corrupt link opens the default state and says the link could not be read.
   const { url } = await startServer({ port: 0, isolate: false }).then(({ server, url }) => (servers.push(server), { url }));
   for (const hash of ["#s=AAAAgarbage", "#s=%%%", "#s="]) {
