@@ -342,6 +342,14 @@ async function importNpy() {
   try {
     const npy = ex.readNpy(role, new Uint8Array(await file.arrayBuffer()));
     const shape = `${npy.dtype} [${npy.shape.join(", ")}]`;
+    // p and q are one vector per race: a matrix is not flattened into one.
+    const rows = npy.shape.slice(0, -1).reduce((a, b) => a * b, 1);
+    if (role !== "d" && (npy.shape.length === 0 || rows !== 1)) {
+      throw new Error(
+        `${file.name} holds a ${shape} array; ${role} is one vector of a race ([V], or [1, V]). ` +
+          "Import a matrix's rows as a safetensors file (below), or save one row. Nothing changed.",
+      );
+    }
     if (role === "p") importWeights(npy.values, `${file.name} (${shape})`);
     else if (role === "q") importNoise(npy.values, "q");
     else importDraft(npy.values, npy.shape);

@@ -585,6 +585,12 @@ test("presets, sliders, JSON import, u editing, addresses, the speculative step'
   assert.equal(await text(page, "#spec-output"), JSON.stringify(fromD.outputTokenIds));
   await page.setInputFiles("#npy-file", { name: "bad.npy", mimeType: "application/octet-stream", buffer: Buffer.from("not a npy file") });
   await page.waitForFunction(() => document.getElementById("npy-error").textContent !== "");
+  // A [2, 3] matrix as p is refused, not flattened into a 6-token race.
+  await page.selectOption("#npy-role", "p");
+  const aboutBefore = await text(page, "#about");
+  await page.setInputFiles("#npy-file", { name: "m.npy", mimeType: "application/octet-stream", buffer: npy("<f4", [2, 3], Float32Array.of(1, 2, 3, 4, 5, 6)) });
+  await page.waitForFunction(() => /holds a f32 \[2, 3\] array/.test(document.getElementById("npy-error").textContent));
+  assert.equal(await text(page, "#about"), aboutBefore, "the race did not change");
   // safetensors: an engine's dump with vLLM's names, which preselect p, inv_q and d.
   const tp = [[0.25, 0.25, 0.5], [0.5, 0.25, 0.25]];
   const dumpInvQ = [1, 4, 1];
