@@ -51,7 +51,7 @@ impl JsError {
         JsError::coded("BAD_ARGUMENT", message)
     }
 
-    /// An error with the given code (one of [`CODES`]).
+    /// An error with the given code (one of the package's codes, `CODES` in this module).
     pub fn coded(code: &'static str, message: &str) -> JsError {
         debug_assert!(CODES.contains(&code), "{code}");
         JsError {
