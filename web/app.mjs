@@ -17,6 +17,17 @@ const fmt32 = (v) => {
   }
   return fmt(v);
 };
+/**
+ * An estimate with the significant digits its bracket [lower, upper]
+ * supports: one more than the bracket's half-width leaves certain; every
+ * digit when the value is exact.
+ */
+const fmtBounded = (p, lower, upper) => {
+  const halfWidth = Math.max(upper - p, p - lower);
+  if (!(halfWidth > 0) || p === 0) return fmt(p);
+  const digits = Math.min(17, Math.max(1, Math.ceil(Math.log10(Math.abs(p) / halfWidth)) + 1));
+  return String(Number(p.toPrecision(digits)));
+};
 const fmt = (v) => (typeof v === "number" ? (Math.abs(v) >= 1e-3 && Math.abs(v) < 1e6) || v === 0 ? String(v) : v.toExponential(6) : String(v));
 
 // baseWeights: the preset's, pasted or imported weights (Float32Array);
@@ -909,7 +920,7 @@ function showExact() {
       first += n;
       return `<tr data-group="${g}"><td>${ids}</td><td>${fmt(w)}</td><td>${n}</td>` +
         results.map((r, i) => `<td id="exact-${g}-${i}" title="bracket [${r.groups[g].lower}, ${r.groups[g].upper}]">` +
-          `${fmt(r.groups[g].probability)}</td>`).join("") + "</tr>";
+          `${fmtBounded(r.groups[g].probability, r.groups[g].lower, r.groups[g].upper)}</td>`).join("") + "</tr>";
     });
     out.innerHTML = `<table class="facts" id="exact-table"><tr><th>tokens</th><th>weight</th><th>count</th>${head}</tr>${rows.join("")}</table>` +
       `<p>Largest distance from an estimate to the exact value: ${results.map((r, i) => `${esc(models[i])} ${fmt(r.maxBound)}`).join(", ")}.</p>`;
@@ -932,7 +943,8 @@ function showGuide() {
     const probability = (model) => {
       const i = models.indexOf(model);
       if (error) return `… (${error})`;
-      return i < 0 ? "… (choose it as a pipeline)" : fmt(results[i].groups[1].probability);
+      const g = results[i]?.groups[1];
+      return i < 0 ? "… (choose it as a pipeline)" : fmtBounded(g.probability, g.lower, g.upper);
     };
     $("guide-f32").textContent = probability("torch-cuda-f32");
     $("guide-f64").textContent = probability("torch-cuda-f64");
