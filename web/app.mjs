@@ -984,13 +984,25 @@ function showTailCurve() {
       series: curve.series.map((s, i) => ({ ...s, color: colors[i], dashed: i === 0 })),
     });
     canvas.dataset.drawn = curve.key;
+    // The same numbers as a table, for screen readers (and for reading back).
+    $("exact-chart-data").innerHTML =
+      `<caption>P(one of ${tails} tails wins), exact, by gap</caption><tr><th>gap (nats)</th>` +
+      curve.series.map((s) => `<th>${esc(s.name)}</th>`).join("") + "</tr>" +
+      curve.series[0].points.map(([gap], k) =>
+        `<tr data-gap="${gap}"><td>${gap}</td>${curve.series.map((s) => `<td>${fmt(s.points[k][1])}</td>`).join("")}</tr>`).join("");
   };
   const key = JSON.stringify([tails, temperature, models]);
   if (curve.key === key && curve.series) return draw();
   curve.key = key;
   curve.series = null;
   delete canvas.dataset.drawn;
-  const gaps = Array.from({ length: 21 }, (_, i) => 2 * i);
+  // Fine where the curves bend (the fp32 floors' edges, 16.6 and 21.5 nats),
+  // coarse where they are straight on the log axis.
+  const gaps = [
+    ...Array.from({ length: 12 }, (_, i) => i),
+    ...Array.from({ length: 48 }, (_, i) => 12 + i / 4),
+    ...Array.from({ length: 9 }, (_, i) => 24 + 2 * i),
+  ];
   askTheory("curve", { models, gaps, tails, temperature }, ({ series, error }) => {
     if (error) {
       $("exact-out").insertAdjacentHTML("beforeend", `<p class="error">${esc(error)}</p>`);

@@ -905,6 +905,13 @@ test("hostile values: gap 0, seeds, fields out of range, refused pastes, trials,
   const idealText = await text(page, "#exact-1-0");
   assert.equal(idealText.replace(/^[0.]+|e.*$/g, "").replace(".", "").length, 5, idealText);
   assert.ok(Math.abs(Number(idealText) - 3.2761e-4) < 1e-7, idealText);
+  // The curve is sampled finely where it bends: at 18.5 nats its table row
+  // holds the core's exact tail probability for that gap.
+  await page.waitForSelector('#exact-chart-data tr[data-gap="18.5"]', { timeout: 120000 });
+  assert.ok((await page.locator("#exact-chart-data tr[data-gap]").count()) >= 60);
+  const at = core.winProbabilities("ideal", new Float64Array([1, Math.fround(Math.exp(-18.5))]), new Float64Array([1, PARAMS.tails])).groups[1].probability;
+  const row = (await page.locator('#exact-chart-data tr[data-gap="18.5"]').innerText()).split("\t");
+  assert.ok(Math.abs(Number(row[1]) - at) <= 1e-6 * at, `${row} against ${at}`);
   // Gap 0: head and tails weigh the same; the theory view and the guide still answer.
   await redrawn(page, async () => {
     await page.fill("#gap", "0");
