@@ -2,7 +2,7 @@
 // the race functions of the npm package), and shows the answers.
 import init, * as ex from "/pkg/web/index.js";
 import { EXPERIMENT_STEP, MAX_TAILS, SPEC_STEP, buildPreset, fromLogits, manyTailGroups, parseNumbers, specBatch } from "./presets.mjs";
-import { drawGrouped, drawHistogram, drawScores, drawWeights } from "./chart.mjs";
+import { IDEAL_COLOR, PRECISION_COLOR, drawGrouped, drawHistogram, drawScores, drawWeights } from "./chart.mjs";
 import { timeCase } from "/benches/timing.mjs";
 
 const $ = (id) => document.getElementById(id);
@@ -811,6 +811,8 @@ function drawRaceScores(r) {
     title: "scores w × inv_q of the winners, runner-ups, differing and first tokens",
     nameA: r.aName,
     nameB: r.bName,
+    precisionA: r.a.precision,
+    precisionB: r.b.precision,
     winnerA: r.a.winner.token,
     winnerB: r.b.winner.token,
     highlight,
@@ -968,20 +970,29 @@ function showTailCurve() {
   const { tails, temperature, gap } = state.params;
   $("gap-slider-out").textContent = `${gap} nats`;
   const models = theoryModels();
-  const colors = [[85, 85, 85], [31, 95, 191], [192, 57, 43]];
+  // Colour by precision, as every view: the ideal reference grey and dashed,
+  // a second model of a precision already drawn dashed.
+  const style = (name, seen) => {
+    if (name === "ideal") return { color: IDEAL_COLOR, dashed: true };
+    const p = modelFacts(name).precision;
+    const dashed = seen.has(p);
+    seen.add(p);
+    return { color: PRECISION_COLOR[p], dashed };
+  };
   // Drawn by the exporace-viz crate (plotters on this canvas), at the canvas's CSS size.
   const draw = () => {
     // The answer may arrive after the preset changed and the canvas was hidden.
     if (!canvas.clientWidth || !canvas.clientHeight) return;
     canvas.width = canvas.clientWidth;
     canvas.height = canvas.clientHeight;
+    const seen = new Set();
     ex.drawCurves(canvas, {
       title: `P(one of ${tails} tails wins), exact`,
       xLabel: `gap (nats) between the head and the tails`,
       yLabel: "probability",
       yFloor: 1e-12,
       marker: gap,
-      series: curve.series.map((s, i) => ({ ...s, color: colors[i], dashed: i === 0 })),
+      series: curve.series.map((s) => ({ ...s, ...style(s.name, seen) })),
     });
     canvas.dataset.drawn = curve.key;
     // The same numbers as a table, for screen readers (and for reading back).

@@ -8,6 +8,10 @@ const BLUE = [31, 95, 191];
 const RED = [192, 57, 43];
 const GREY = [110, 110, 110];
 
+/** Every view draws fp32 in blue and fp64 in red (the ideal reference in grey). */
+export const PRECISION_COLOR = { f32: BLUE, f64: RED };
+export const IDEAL_COLOR = [85, 85, 85];
+
 /** Draws `chart` at the canvas's CSS size and marks the canvas as drawn; a hidden canvas is left alone. */
 function draw(canvas, chart) {
   if (!canvas.clientWidth || !canvas.clientHeight) return;
@@ -15,6 +19,8 @@ function draw(canvas, chart) {
   canvas.height = canvas.clientHeight;
   ex.drawBars(canvas, chart);
   canvas.dataset.drawn = String(chart.series[0].values.length);
+  // Which colour each series got, for the legend's readers and the tests.
+  canvas.dataset.colors = JSON.stringify(chart.series.map((s) => [s.name, s.color]));
 }
 
 /** A score as the core reports it in tables ("inf", "nan" or a number) as a number. */
@@ -42,7 +48,7 @@ export function drawWeights(canvas, weights, { floor = 1e-12, threshold = null, 
  * full-height labelled bars, and `highlight`ed tokens (flips) are yellow.
  * `rows`: [{token, a, b}] with scores as the core returned them.
  */
-export function drawScores(canvas, rows, { nameA, nameB, winnerA, winnerB, highlight = new Set(), highlightLabel = "tokens that flip", title = "scores per token" }) {
+export function drawScores(canvas, rows, { nameA, nameB, precisionA = "f32", precisionB = "f64", winnerA, winnerB, highlight = new Set(), highlightLabel = "tokens that flip", title = "scores per token" }) {
   const a = rows.map((r) => asNumber(r.a)), b = rows.map((r) => asNumber(r.b));
   const positive = [...a, ...b].filter((v) => v > 0 && Number.isFinite(v));
   // The axis starts a decade below the smallest positive score.
@@ -57,8 +63,8 @@ export function drawScores(canvas, rows, { nameA, nameB, winnerA, winnerB, highl
     yLabel: "score (log scale)",
     labels: rows.map((r) => String(r.token)),
     series: [
-      { name: nameA, color: BLUE, values: a, winner: star(winnerA) },
-      { name: nameB, color: RED, values: b, winner: star(winnerB) },
+      { name: nameA, color: PRECISION_COLOR[precisionA], values: a, winner: star(winnerA) },
+      { name: nameB, color: PRECISION_COLOR[precisionB], values: b, winner: star(winnerB) },
     ],
     logFloor: floor,
     highlight: rows.flatMap((r, i) => (highlight.has(r.token) ? [i] : [])),

@@ -912,6 +912,18 @@ test("hostile values: gap 0, seeds, fields out of range, refused pastes, trials,
   const at = core.winProbabilities("ideal", new Float64Array([1, Math.fround(Math.exp(-18.5))]), new Float64Array([1, PARAMS.tails])).groups[1].probability;
   const row = (await page.locator('#exact-chart-data tr[data-gap="18.5"]').innerText()).split("\t");
   assert.ok(Math.abs(Number(row[1]) - at) <= 1e-6 * at, `${row} against ${at}`);
+  // fp32 is blue and fp64 red in every view: the seeded pipelines (A fp32,
+  // B fp64) and the near-tie preset's inline noise (A fp64, B its fp32 cast).
+  const colorsOf = async (p, sel) => JSON.parse(await p.getAttribute(sel, "data-colors"));
+  const BLUE = [31, 95, 191], RED = [192, 57, 43];
+  await page.waitForSelector("#score-chart[data-colors]", { timeout: 60000 });
+  assert.deepEqual((await colorsOf(page, "#score-chart")).map(([, c]) => c), [BLUE, RED], "seeded: A fp32, B fp64");
+  await choose(page, "preset", "near-tie");
+  const nearTie = await colorsOf(page, "#score-chart");
+  assert.match(nearTie[0][0], /f64/);
+  assert.deepEqual(nearTie.map(([, c]) => c), [RED, BLUE], "near-tie: fp64 red, fp32 blue");
+  await choose(page, "preset", "many-tail");
+  await page.waitForSelector("#exact-table", { timeout: 120000 });
   // Gap 0: head and tails weigh the same; the theory view and the guide still answer.
   await redrawn(page, async () => {
     await page.fill("#gap", "0");
