@@ -995,6 +995,13 @@ function showTailCurve() {
       series: curve.series.map((s) => ({ ...s, ...style(s.name, seen) })),
     });
     canvas.dataset.drawn = curve.key;
+    // Where a curve stops falling, and why, from the models' documented facts.
+    $("curve-floors").textContent = curve.series.map(({ name }) => {
+      const f = modelFacts(name);
+      return f.pZero > 0
+        ? `${name} levels off far down: a tail there wins only by drawing E = 0, which each token does with probability ${fmt(f.pZero)}.`
+        : `${name} drops to 0 once even its smallest E, ${fmt(f.minPositiveE)}, cannot lift a tail over the head (its dead zone).`;
+    }).join(" ");
     // The same numbers as a table, for screen readers (and for reading back).
     $("exact-chart-data").innerHTML =
       `<caption>P(one of ${tails} tails wins), exact, by gap</caption><tr><th>gap (nats)</th>` +

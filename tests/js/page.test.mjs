@@ -924,6 +924,12 @@ test("hostile values: gap 0, seeds, fields out of range, refused pastes, trials,
   assert.deepEqual(nearTie.map(([, c]) => c), [RED, BLUE], "near-tie: fp64 red, fp32 blue");
   await choose(page, "preset", "many-tail");
   await page.waitForSelector("#exact-table", { timeout: 120000 });
+  // Each curve's floor is explained from the model's facts.
+  const ideal = core.models().result.models.find((m) => m.name === "ideal");
+  await page.waitForFunction(() => document.getElementById("curve-floors").textContent !== "", null, { timeout: 120000 });
+  const floors = await text(page, "#curve-floors");
+  assert.match(floors, new RegExp(`ideal levels off far down: .* probability ${String(ideal.pZero.toExponential(6)).replace(/[.+]/g, "\\$&")}`));
+  assert.match(floors, /torch-cuda-f32 drops to 0 once even its smallest E/);
   // Gap 0: head and tails weigh the same; the theory view and the guide still answer.
   await redrawn(page, async () => {
     await page.fill("#gap", "0");
