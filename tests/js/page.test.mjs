@@ -745,8 +745,8 @@ test("every control has an accessible name (Chromium's accessibility tree), in e
   assert.deepEqual(errors, []);
 });
 
-for (const [width, height] of [[1366, 768], [1280, 800]]) {
-  test(`laptop screen ${width}x${height}: no horizontal scrolling in any preset`, async () => {
+for (const [width, height] of [[1366, 768], [1280, 800], [390, 844]]) {
+  test(`${width < 700 ? "phone" : "laptop"} screen ${width}x${height}: no horizontal scrolling in any preset`, async () => {
     const { page, errors } = await open(false);
     await page.setViewportSize({ width, height });
     const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
