@@ -39,6 +39,10 @@ async function open(isolate) {
   const page = await context.newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(String(e)));
+  // Any console.error is a failure too (the browser's own favicon request aside).
+  page.on("console", (m) => {
+    if (m.type() === "error" && !m.location().url.endsWith("/favicon.ico")) errors.push(`console.error: ${m.text()}`);
+  });
   await page.goto(url);
   await page.waitForFunction(() => ["threaded", "single", "error"].includes(document.getElementById("thread-status").dataset.mode), null, {
     timeout: 120000,
