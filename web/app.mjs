@@ -951,8 +951,17 @@ function showGuide() {
     $("guide-f32").textContent = probability("torch-cuda-f32");
     $("guide-f64").textContent = probability("torch-cuda-f64");
   });
-  $("guide-gap").textContent = String(gap);
+  $("guide-gap").textContent = $("guide-gap-intro").textContent = String(gap);
+  $("guide-tails").textContent = String(tails);
   const dead = ask({ op: "dead_zone", model: "torch-cuda-f32", weights: Array.from(state.weights.subarray(0, 2)) }).result;
+  // The words follow the core's answer: are the tails (token 1 on) in the dead zone at this gap?
+  const inside = dead.count > 0;
+  $("guide-where").innerHTML = inside
+    ? "every tail sits in the shaded <strong>dead zone</strong> of torch CUDA's fp32 noise"
+    : "at this gap the tails sit above the <strong>dead zone</strong> of torch CUDA's fp32 noise, so they can win";
+  $("guide-verdict").textContent = inside
+    ? "fp32 loses that whole share."
+    : "Both precisions give the tails a share here; widen the gap past the dead zone's edge to see fp32's vanish.";
   $("guide-threshold").textContent = fmt(dead.threshold);
   $("guide-emin").textContent = fmt(dead.eMin);
   $("guide-emax").textContent = fmt(dead.eMax);

@@ -934,6 +934,9 @@ test("hostile values: gap 0, seeds, fields out of range, refused pastes, trials,
   const floors = await text(page, "#curve-floors");
   assert.match(floors, new RegExp(`ideal levels off far down: .* probability ${String(ideal.pZero.toExponential(6)).replace(/[.+]/g, "\\$&")}`));
   assert.match(floors, /torch-cuda-f32 drops to 0 once even its smallest E/);
+  // The guide's words follow the state: at 20.5 nats the tails are dead in fp32.
+  assert.match(await text(page, "#guide-where"), /every tail sits in the shaded dead zone/);
+  assert.equal(await text(page, "#guide-gap-intro"), "20.5");
   // Gap 0: head and tails weigh the same; the theory view and the guide still answer.
   await redrawn(page, async () => {
     await page.fill("#gap", "0");
@@ -946,6 +949,9 @@ test("hostile values: gap 0, seeds, fields out of range, refused pastes, trials,
     new Float64Array([1, PARAMS.tails]),
   ).groups[1];
   await page.waitForFunction(() => !document.getElementById("guide-f32").textContent.includes("…"), null, { timeout: 60000 });
+  assert.match(await text(page, "#guide-where"), /at this gap the tails sit above the dead zone/);
+  assert.equal(await text(page, "#guide-gap-intro"), "0");
+  assert.match(await text(page, "#guide-verdict"), /Both precisions give the tails a share here/);
   const halfWidth = Math.max(tails.upper - tails.probability, tails.probability - tails.lower);
   const shown = Number(await text(page, "#guide-f32"));
   assert.ok(Math.abs(shown - tails.probability) <= halfWidth, `the guide reads the core's tail probability: ${shown}`);
