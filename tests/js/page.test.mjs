@@ -654,7 +654,9 @@ const pressed = (page, key) => redrawn(page, () => page.keyboard.press(key));
 test("keyboard only: the many-tail guide, the preset, the gap slider, an experiment started and cancelled", async () => {
   const { page, errors } = await open(false);
   await page.waitForSelector("#exact-table", { timeout: 120000 });
-  // The guide's numbers come from the views: fp32 loses every tail, fp64 keeps about 3.28e-4.
+  // The guide's numbers come from the core (its own request to the theory
+  // worker): fp32 loses every tail, fp64 keeps about 3.28e-4.
+  await page.waitForFunction(() => !document.getElementById("guide-f64").textContent.startsWith("…"), null, { timeout: 120000 });
   assert.equal(await text(page, "#guide-f32"), "0");
   const guided = Number(await text(page, "#guide-f64"));
   assert.ok(Math.abs(guided - 3.2761e-4) < 1e-7, `guide fp64 ${guided}`);
@@ -1016,5 +1018,28 @@ test("hostile values: gap 0, seeds, fields out of range, refused pastes, trials,
     await p.close();
   }
   assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("transfer budget: the first load at most 3 MB, a reload at most 100 kB", async () => {
+  const { server, url } = await startServer({ port: 0, isolate: false });
+  servers.push(server);
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send("Network.enable");
+  let bytes = 0;
+  cdp.on("Network.loadingFinished", (e) => (bytes += e.encodedDataLength));
+  await page.goto(url);
+  await page.waitForSelector("#exact-chart[data-drawn]", { timeout: 120000 });
+  const first = bytes;
+  bytes = 0;
+  await page.reload();
+  await page.waitForSelector("#exact-chart[data-drawn]", { timeout: 120000 });
+  console.log(`transferred: first load ${first} bytes, reload ${bytes} bytes`);
+  assert.ok(first <= 3e6, `first load ${first} bytes`);
+  assert.ok(bytes <= 1e5, `reload ${bytes} bytes`);
+  const wasm = await fetch(new URL("pkg/web/exporace_bg.wasm", url), { headers: { "Accept-Encoding": "br, gzip" } });
+  assert.equal(wasm.headers.get("content-encoding"), "br");
+  assert.ok(wasm.headers.get("etag"));
   await page.close();
 });
