@@ -482,7 +482,7 @@ function showModels() {
   ];
   const ms = pipelines().map(modelFacts);
   $("model-facts").innerHTML =
-    `<caption>Lattice facts (from the catalogue)</caption><tr><th></th><th>A: ${esc(ms[0].name)} (${ms[0].precision})</th>` +
+    `<caption>Lattice facts (from the catalogue)</caption><tr><th>fact</th><th>A: ${esc(ms[0].name)} (${ms[0].precision})</th>` +
     `<th>B: ${esc(ms[1].name)} (${ms[1].precision})</th></tr>` +
     rows.map(([k, f]) => `<tr><th>${k}</th><td>${esc(f(ms[0]))}</td><td>${esc(f(ms[1]))}</td></tr>`).join("");
 }
@@ -1383,7 +1383,7 @@ function showSpecRaces(report) {
         `<div class="race-pair"><div>${compareHtml(c, `-spec-${b}`)}` +
         scoreTable(`spec-race-${b}`, "residual", residual, rows, [c.a.winner.token, c.b.winner.token]);
       charts.push({ id: `spec-chart-${b}`, title: `request ${b}: recovered-token race`, rows, nameA: "fp32 (ideal at f32)", nameB: "fp64 (ideal at f64)", a: c.a.winner.token, b: c.b.winner.token, flip: c.flipped });
-      html += `</div><canvas id="spec-chart-${b}" class="chart small" aria-label="recovered-token race of request ${b}"></canvas></div>`;
+      html += `</div><canvas id="spec-chart-${b}" class="chart small" role="img" aria-label="recovered-token race of request ${b}"></canvas></div>`;
     } else {
       html += "<p>Every draft was accepted: no recovered token.</p>";
     }
@@ -1398,7 +1398,7 @@ function showSpecRaces(report) {
       (req.bonus !== null ? `Every draft was accepted, so the step appends bonus token ${req.bonus}.` : "Unused: a draft was rejected.") +
       "</p><div class=\"race-pair\">" + scoreTable(`spec-bonus-race-${b}`, "bonus probability", weights, rows, [w32, w64]);
     charts.push({ id: `spec-bonus-chart-${b}`, title: `request ${b}: bonus race`, rows, nameA: "bonus race fp32", nameB: "bonus race fp64", a: w32, b: w64, flip: w32 !== w64 });
-    html += `<canvas id="spec-bonus-chart-${b}" class="chart small" aria-label="bonus race of request ${b}"></canvas></div>`;
+    html += `<canvas id="spec-bonus-chart-${b}" class="chart small" role="img" aria-label="bonus race of request ${b}"></canvas></div>`;
   });
   $("spec-races").innerHTML = html;
   for (const c of charts) {

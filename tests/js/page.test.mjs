@@ -1043,3 +1043,33 @@ test("transfer budget: the first load at most 3 MB, a reload at most 100 kB", as
   assert.ok(wasm.headers.get("etag"));
   await page.close();
 });
+
+test("axe-core: no serious or critical accessibility violation, in any preset; a skip link; canvases are images", async () => {
+  const { page, errors } = await open(false);
+  await page.waitForSelector("#exact-chart[data-drawn]", { timeout: 120000 });
+  const axeScript = join(new URL("../..", import.meta.url).pathname, "node_modules/axe-core/axe.min.js");
+  const check = async (where) => {
+    await page.addScriptTag({ path: axeScript });
+    const violations = await page.evaluate(async () =>
+      (await window.axe.run(document, { resultTypes: ["violations"] })).violations
+        .filter((v) => v.impact === "serious" || v.impact === "critical")
+        .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")}`),
+    );
+    assert.deepEqual(violations, [], where);
+  };
+  await check("many-tail");
+  for (const preset of ["near-tie", "overflow", "spec"]) {
+    await choose(page, "preset", preset);
+    await check(preset);
+  }
+  await page.evaluate(() => document.querySelectorAll("details").forEach((d) => (d.open = true)));
+  await check("every details open");
+  for (const canvas of await page.locator("canvas").all()) {
+    assert.equal(await canvas.getAttribute("role"), "img", await canvas.getAttribute("id"));
+    assert.ok(await canvas.getAttribute("aria-label"), await canvas.getAttribute("id"));
+  }
+  await page.keyboard.press("Tab");
+  assert.equal(await page.evaluate(() => document.activeElement.className), "skip-link");
+  assert.deepEqual(errors, []);
+  await page.close();
+});
