@@ -1119,9 +1119,18 @@ function startExperiment() {
   $("exp-status").textContent = `Running ${trials} trials under ${model}…`;
   const worker = new Worker("experiment-worker.mjs", { type: "module" });
   experiment.worker = worker;
+  const started = performance.now();
   worker.onmessage = ({ data }) => {
     if (data.progress !== undefined) {
       $("exp-progress").value = data.progress;
+      // The time left at the rate so far, once there is a rate to go by.
+      const elapsed = (performance.now() - started) / 1000;
+      if (data.progress > 0.02 && data.progress < 1 && elapsed > 0.5) {
+        const left = (elapsed * (1 - data.progress)) / data.progress;
+        $("exp-status").textContent =
+          `Running ${trials} trials under ${model}: ${Math.round(data.progress * 100)}%, ` +
+          `about ${left < 90 ? `${Math.ceil(left)} s` : `${Math.ceil(left / 60)} min`} left.`;
+      }
       return;
     }
     if (data.error) return stopExperiment(`The experiment failed: ${data.error}`);

@@ -303,6 +303,9 @@ test("experiment in a worker: runs to completion against the exact expectation, 
   await page.click("#exp-run");
   await page.waitForFunction(() => document.getElementById("exp-progress").value > 0, null, { timeout: 60000 });
   assert.equal(await page.locator("#exp-run").isDisabled(), true);
+  // While it runs it says how long it has left.
+  await page.waitForFunction(() => / left\.$/.test(document.getElementById("exp-status").textContent), null, { timeout: 60000 });
+  assert.match(await text(page, "#exp-status"), /^Running 10000000 trials under .*: \d+%, about \d+ (s|min) left\.$/);
   await page.click("#exp-cancel");
   assert.match(await text(page, "#exp-status"), /^Cancelled at \d+%\.$/);
   assert.equal(await page.locator("#exp-run").isDisabled(), false);
