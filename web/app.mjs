@@ -1764,7 +1764,9 @@ async function restoreFromUrl() {
 
 /** The current comparison as a regression fixture: the scenario and the core's answer. */
 function showFixture() {
-  $("fixture").value = JSON.stringify({ scenario: state.lastScenario, expected: state.lastReport }, null, 2);
+  // The report as the core's own text: a margin in ulps past 2^53 keeps its digits.
+  const expected = ex.runText(state.lastScenario).replace(/\n/g, "\n  ");
+  $("fixture").value = `{\n  "scenario": ${JSON.stringify(state.lastScenario)},\n  "expected": ${expected}\n}`;
 }
 
 // ---- wiring --------------------------------------------------------------------

@@ -918,6 +918,13 @@ export function models(): ModelsReport;
  */
 export function run(scenario: string | object): Report;
 
+/**
+ * The same report as {@link run}, as indented JSON text: integers past 2^53
+ * (a margin in ulps between far-apart scores) keep every digit, where a
+ * JavaScript number would round them.
+ */
+export function runText(scenario: string | object): string;
+
 /** Anything `init` accepts: the module's URL, a `Response`, bytes or a compiled module. */
 export type InitInput = string | URL | Request | Response | ArrayBuffer | ArrayBufferView | WebAssembly.Module;
 

@@ -50,7 +50,7 @@ pub use npy::read_npy;
 pub use race::{race_div, race_mul, race_seeded};
 pub use random::{fill_inv_q, fill_q, fill_uniform, rand, randint, randint4x};
 pub use safetensors::read_safetensors;
-pub use scenario::{camel_keys, compare, dead_zone, models, noise, overflow, run};
+pub use scenario::{camel_keys, compare, dead_zone, models, noise, overflow, run, run_text};
 pub use spec::{recover_tokens, rejection_sample};
 pub use tensors::{read_npy_tensor, write_npy, write_safetensors};
 #[cfg(feature = "threads")]

@@ -125,31 +125,58 @@ pub fn models() -> JsResult<JsValue> {
 /// bigints), with the report `exporace run` prints, its keys in camelCase.
 #[wasm_bindgen]
 pub fn run(scenario: JsValue) -> JsResult<JsValue> {
-    let value = if let Some(text) = scenario.as_string() {
+    let text = report_text(scenario_value(scenario)?, false)?;
+    js_sys::JSON::parse(&text).map_err(|_| JsError::new("converting the report to JavaScript"))
+}
+
+/// The same report as [`run`], as JSON text (indented): integers past 2^53,
+/// such as a margin in ulps, keep every digit there, where a JavaScript
+/// number would round them.
+#[wasm_bindgen(js_name = runText)]
+pub fn run_text(scenario: JsValue) -> JsResult<String> {
+    report_text(scenario_value(scenario)?, true)
+}
+
+/// A scenario argument (JSON text or an object) as a parsed value.
+fn scenario_value(scenario: JsValue) -> JsResult<Value> {
+    Ok(if let Some(text) = scenario.as_string() {
         exporace::scenario::parse(&text)?
     } else if scenario.is_object() {
         // Through JSON text: the text reader limits nesting, where a
         // recursive conversion of a deep object would overflow wasm's stack.
         exporace::scenario::parse(&args::json_text(&scenario, "scenario")?)?
     } else {
-        return Err(JsError::new(&format!(
-            "scenario must be an object or JSON text, got {}",
-            args::describe(&scenario)
-        )));
-    };
-    report(value)
+        return Err(JsError::coded(
+            "BAD_TYPE",
+            &format!(
+                "scenario must be an object or JSON text, got {}",
+                args::describe(&scenario)
+            ),
+        ));
+    })
 }
 
-/// The report of a parsed scenario, keys in camelCase.
+/// The report of a parsed scenario as JavaScript, keys in camelCase.
 fn report(value: Value) -> JsResult<JsValue> {
+    let text = report_text(value, false)?;
+    js_sys::JSON::parse(&text).map_err(|_| JsError::new("converting the report to JavaScript"))
+}
+
+/// The report of a parsed scenario as JSON text, keys in camelCase.
+fn report_text(value: Value, pretty: bool) -> JsResult<String> {
     let report = exporace::scenario::execute(value)?;
     // Through text, so that f32 scores keep their shortest f32 form as in
     // the output of `exporace run`.
     let json = serde_json::to_string(&report)
         .and_then(|text| serde_json::from_str::<Value>(&text))
         .map_err(|e| JsError::new(&format!("converting the report: {e}")))?;
-    let text = camel_keys(json).to_string();
-    js_sys::JSON::parse(&text).map_err(|_| JsError::new("converting the report to JavaScript"))
+    let json = camel_keys(json);
+    if pretty {
+        serde_json::to_string_pretty(&json)
+            .map_err(|e| JsError::new(&format!("converting the report: {e}")))
+    } else {
+        Ok(json.to_string())
+    }
 }
 
 #[cfg(test)]

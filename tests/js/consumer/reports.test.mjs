@@ -36,3 +36,21 @@ test("each example's report has its op's declared fields", () => {
   }
   assert.deepEqual([...seen].sort(), Object.keys(FIELDS).sort(), "an example per op");
 });
+
+test("runText keeps a margin past 2^53 exact, where run() rounds it", () => {
+  const q = 1.2345678901234567e-30;
+  const scenario = { exporace: 1, op: "race", precision: "f64", weights: [1, 1], noise: [1, q] };
+  // The margin is the distance between the two scores' positions among the
+  // doubles: the difference of their bits, for positive values.
+  const bits = (x) => {
+    const v = new DataView(new ArrayBuffer(8));
+    v.setFloat64(0, x);
+    return v.getBigUint64(0);
+  };
+  const margin = bits(1) - bits(q);
+  assert.ok(margin > 2n ** 53n);
+  const text = ex.runText(scenario);
+  assert.match(text, new RegExp(`"marginUlps": ${margin}\\b`));
+  assert.deepEqual(JSON.parse(text).result.winner, ex.run(scenario).result.winner);
+  assert.notEqual(BigInt(ex.run(scenario).result.marginUlps), margin, "a JavaScript number cannot hold it");
+});
