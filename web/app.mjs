@@ -880,7 +880,7 @@ function theoryModels() {
 const theory = { worker: null, latest: {}, next: 0, handlers: new Map() };
 
 function askTheory(kind, request, onAnswer) {
-  theory.worker ??= new Worker("theory-worker.mjs", { type: "module" });
+  theory.worker ??= moduleWorker("theory-worker.mjs");
   theory.worker.onmessage = ({ data }) => {
     const h = theory.handlers.get(data.id);
     theory.handlers.delete(data.id);
@@ -1117,7 +1117,7 @@ function startExperiment() {
   $("exp-progress").value = 0;
   startRun("exp");
   $("exp-status").textContent = `Running ${trials} trials under ${model}…`;
-  const worker = new Worker("experiment-worker.mjs", { type: "module" });
+  const worker = moduleWorker("experiment-worker.mjs");
   experiment.worker = worker;
   const started = performance.now();
   worker.onmessage = ({ data }) => {
@@ -1447,7 +1447,7 @@ function startLossless() {
   $("spec-progress").value = 0;
   startRun("spec");
   $("spec-status").textContent = `Running ${label}, ${trials} trials per position under ${model}…`;
-  const worker = new Worker("experiment-worker.mjs", { type: "module" });
+  const worker = moduleWorker("experiment-worker.mjs");
   lossless.worker = worker;
   const next = () => {
     const t = reports.length;
@@ -1809,8 +1809,17 @@ function refresh() {
   document.body.dataset.ready = String(Number(document.body.dataset.ready || 0) + 1);
 }
 
+/** A module worker handed the page's compiled wasm first, so it neither fetches nor compiles it. */
+function moduleWorker(path) {
+  const worker = new Worker(path, { type: "module" });
+  worker.postMessage({ module: state.wasmModule });
+  return worker;
+}
+
 async function main() {
-  await init();
+  // Compiled once, here; the workers get this module.
+  state.wasmModule = await WebAssembly.compileStreaming(fetch("/pkg/web/exporace_bg.wasm"));
+  await init({ module_or_path: state.wasmModule });
   state.models = ask({ op: "models" }).result.models;
   for (const id of ["model-a", "model-b"]) {
     $(id).innerHTML = state.models.map((m) => `<option value="${m.name}">${m.name} (${m.precision})</option>`).join("");

@@ -9,7 +9,8 @@
 import init, * as ex from "/pkg/web/index.js";
 import { manyTailGroups } from "./presets.mjs";
 
-const ready = init();
+// The first message is the page's compiled wasm module ({module}).
+let ready = null;
 
 function curve({ models, gaps, tails, temperature }) {
   return models.map((name) => ({
@@ -22,6 +23,10 @@ function curve({ models, gaps, tails, temperature }) {
 }
 
 onmessage = async ({ data }) => {
+  if (data.module) {
+    ready = init({ module_or_path: data.module });
+    return;
+  }
   try {
     await ready;
     if (data.exact || data.guide) {

@@ -1032,9 +1032,18 @@ test("transfer budget: the first load at most 3 MB, a reload at most 100 kB", as
   await cdp.send("Network.enable");
   let bytes = 0;
   cdp.on("Network.loadingFinished", (e) => (bytes += e.encodedDataLength));
+  const wasmFetches = [];
+  page.on("request", (r) => r.url().endsWith(".wasm") && wasmFetches.push(r.url()));
   await page.goto(url);
   await page.waitForSelector("#exact-chart[data-drawn]", { timeout: 120000 });
   const first = bytes;
+  // The wasm is fetched and compiled once: the theory and experiment workers get the module.
+  await choose(page, "preset", "near-tie");
+  await page.fill("#exp-trials", "1024");
+  await page.click("#exp-run");
+  await page.waitForFunction(() => document.getElementById("exp-status").textContent.startsWith("Done"), null, { timeout: 120000 });
+  assert.equal(wasmFetches.length, 1, wasmFetches.join(", "));
+  bytes = 0;
   bytes = 0;
   await page.reload();
   await page.waitForSelector("#exact-chart[data-drawn]", { timeout: 120000 });
