@@ -8,7 +8,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { launchChromium } from "./chromium.mjs";
+import { collectErrors, launchChromium } from "./chromium.mjs";
 import { serve } from "./serve.mjs";
 
 const root = resolve(new URL("../..", import.meta.url).pathname);
@@ -60,11 +60,7 @@ async function runInBrowser(dist) {
   const browser = await launchChromium();
   try {
     const page = await browser.context.newPage();
-    const errors = [];
-    page.on("pageerror", (e) => errors.push(String(e)));
-    page.on("console", (m) => {
-      if (m.type() === "error" && !m.location().url.endsWith("/favicon.ico")) errors.push(m.text());
-    });
+    const errors = collectErrors(page);
     await page.goto(`http://127.0.0.1:${server.address().port}/index.html`);
     await page.waitForFunction(() => window.__result, null, { timeout: 60000 });
     return { ...(await page.evaluate(() => window.__result)), errors };

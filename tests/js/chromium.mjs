@@ -31,3 +31,18 @@ export async function launchChromium(options = {}) {
     },
   };
 }
+
+/**
+ * The page's errors as they happen: uncaught exceptions and console.error
+ * messages (the browser's own request for /favicon.ico aside).
+ */
+export function collectErrors(page) {
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  page.on("console", (m) => {
+    if (m.type() === "error" && !m.location().url.endsWith("/favicon.ico")) {
+      errors.push(`console.error: ${m.text()} (${m.location().url})`);
+    }
+  });
+  return errors;
+}

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createRequire } from "node:module";
 import { startServer } from "../../web/server.mjs";
-import { launchChromium } from "./chromium.mjs";
+import { collectErrors, launchChromium } from "./chromium.mjs";
 import { le, npy, safetensors } from "./files.mjs";
 import { SPEC_STEP, buildPreset, specBatch } from "../../web/presets.mjs";
 
@@ -37,12 +37,8 @@ async function open(isolate) {
   const { server, url } = await startServer({ port: 0, isolate });
   servers.push(server);
   const page = await context.newPage();
-  const errors = [];
-  page.on("pageerror", (e) => errors.push(String(e)));
-  // Any console.error is a failure too (the browser's own favicon request aside).
-  page.on("console", (m) => {
-    if (m.type() === "error" && !m.location().url.endsWith("/favicon.ico")) errors.push(`console.error: ${m.text()}`);
-  });
+  // Any console.error is a failure too, like an uncaught exception.
+  const errors = collectErrors(page);
   await page.goto(url);
   await page.waitForFunction(() => ["threaded", "single", "error"].includes(document.getElementById("thread-status").dataset.mode), null, {
     timeout: 120000,
@@ -1010,8 +1006,7 @@ test("hostile values: gap 0, seeds, fields out of range, refused pastes, trials,
   const { url } = await startServer({ port: 0, isolate: false }).then(({ server, url }) => (servers.push(server), { url }));
   for (const hash of ["#s=AAAAgarbage", "#s=%%%", "#s="]) {
     const p = await context.newPage();
-    const pageErrors = [];
-    p.on("pageerror", (e) => pageErrors.push(String(e)));
+    const pageErrors = collectErrors(p);
     await p.goto(url + hash);
     await p.waitForFunction(() => ["threaded", "single", "error"].includes(document.getElementById("thread-status").dataset.mode), null, { timeout: 120000 });
     assert.notEqual(await p.getAttribute("#thread-status", "data-mode"), "error", hash);

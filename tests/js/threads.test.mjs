@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { resolve } from "node:path";
-import { launchChromium } from "./chromium.mjs";
+import { collectErrors, launchChromium } from "./chromium.mjs";
 import { serve as serveDir } from "./serve.mjs";
 
 const root = resolve(new URL("../..", import.meta.url).pathname);
@@ -51,12 +51,7 @@ test("runExperimentAsync in a module Web Worker: the synchronous counts, progres
   const browser = await launchChromium();
   try {
     const page = await browser.context.newPage();
-    const errors = [];
-    page.on("pageerror", (e) => errors.push(String(e)));
-    // The browser's own request for /favicon.ico is no error of the package.
-    page.on("console", (m) => {
-      if (m.type() === "error" && !m.location().url.endsWith("/favicon.ico")) errors.push(`${m.text()} ${m.location().url}`);
-    });
+    const errors = collectErrors(page);
     const { port } = server.address();
     await page.goto(`http://127.0.0.1:${port}/pkg/package.json`);
     const result = await page.evaluate(async () => {
