@@ -941,6 +941,8 @@ function showGuide() {
   if (!many) return;
   const { tails, gap, temperature } = state.params;
   const models = theoryModels();
+  // Until this gap's answer arrives, no number of another gap stands next to it.
+  $("guide-f32").textContent = $("guide-f64").textContent = "…";
   askTheory("guide", { models, ...manyTailGroups(ex, tails, gap, temperature) }, ({ results, error }) => {
     const probability = (model) => {
       const i = models.indexOf(model);
@@ -1019,7 +1021,10 @@ function showTailCurve() {
         `<tr data-gap="${gap}"><td>${gap}</td>${curve.series.map((s) => `<td>${fmt(s.points[k][1])}</td>`).join("")}</tr>`).join("");
   };
   const key = JSON.stringify([tails, temperature, models]);
-  if (curve.key === key && curve.series) return draw();
+  // The same curve, drawn or still being computed, is not asked for again:
+  // each costs the worker a second or two, and repeated asks queued up ahead
+  // of the guide's and the table's answers.
+  if (curve.key === key) return curve.series ? draw() : undefined;
   curve.key = key;
   curve.series = null;
   delete canvas.dataset.drawn;

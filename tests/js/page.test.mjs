@@ -715,6 +715,10 @@ test("keyboard only: the many-tail guide, the preset, the gap slider, an experim
   await page.keyboard.press("Space");
   await page.waitForFunction(() => document.getElementById("exp-status").textContent.startsWith("Done: 4096 trials"), null, { timeout: 120000 });
   assert.equal(await page.locator("#exp-summary tr").count(), 2);
+  // The guide shows 20.5 nats' numbers again (after the slider went to 21 and back).
+  await page.waitForFunction(() => !document.getElementById("guide-f64").textContent.startsWith("…"), null, { timeout: 120000 });
+  assert.equal(await text(page, "#guide-f64"), await text(page, "#exact-1-2"));
+  assert.equal(await text(page, "#guide-gap"), "20.5");
   await page.locator("#guide").screenshot({ path: join(shots, "guide.png") });
   assert.deepEqual(errors, []);
 });
