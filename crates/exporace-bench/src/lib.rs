@@ -149,7 +149,7 @@ pub fn note_load(group: &str) {
 /// such a buffer (Xeon, 640 KB: 10.6 to 11.2 against 7.6 to 7.9 us), and
 /// recover f32 B 1 at V 32000, noise and rows at different offsets, read
 /// at 0.74 of the probe where line-aligned inputs read at 0.85
-/// (benches/README, "Line-aligned inputs").
+/// (benches/log/2026-12-benchmarks.md, "Line-aligned inputs").
 pub struct LineAligned<T> {
     values: Vec<T>,
     start: usize,

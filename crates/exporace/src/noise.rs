@@ -86,7 +86,7 @@ pub(crate) const LANES: usize = 16;
 /// it four tokens at a time and each group's rounds waited on the last:
 /// the fused seeded race took about 12 cycles per token on AVX2, at the
 /// latency of the multiplies, against about 10 with groups
-/// (benches/README).
+/// (benches/log/2026-12-benchmarks.md).
 const GROUP: usize = 4;
 
 /// The 53-bit uniforms of tokens `first..first + N` of a row, Philox on
@@ -200,7 +200,7 @@ fn unit53(w0: u32, w1: u32) -> f64 {
 /// (`f64_fill`) with AVX-512 on 256-bit registers. Next to the 512-bit
 /// rounds, the f64 fill's 256-bit `log1p` lanes and division took 1.15x to
 /// 1.35x as long on an Intel Xeon; the f32 fill and the seeded race gained
-/// from them (benches/README).
+/// from them (benches/log/2026-12-benchmarks.md).
 #[inline(always)]
 #[cfg_attr(not(x86_avx512), allow(unused_variables))]
 fn fill_uniforms(

@@ -11,13 +11,13 @@
 //! reads and no output keeps), not by a shift: with shifts the fused
 //! seeded race ran at the rate of one port issuing all 34 multiplies and 32
 //! shifts of a step, and with the shuffle it took 0.94x as long on an Intel
-//! Xeon (benches/README).
+//! Xeon (benches/log/2026-12-benchmarks.md).
 //!
 //! Written with `core::arch` because LLVM's own vectorisation of the lanes
 //! depends on the CPU it tunes for: for Intel's server cores (and for
 //! `x86-64-v4`) it prefers 256-bit registers, and with
 //! `-C target-cpu=native` on an Emerald Rapids Xeon the fused seeded race
-//! took about twice as long as with these 512-bit ones (benches/README).
+//! took about twice as long as with these 512-bit ones (benches/log/2026-12-benchmarks.md).
 //! The f64 fills take the same rounds on 256-bit registers
 //! ([`uniforms16_256`]): next to 512-bit rounds their 256-bit `log1p` lanes
 //! ran slower. The fused seeded race's filter (`kernel::seeded_avx512`)
@@ -142,7 +142,7 @@ pub(crate) fn unit53(x0: __m512i, x1: __m512i) -> __m512d {
 
 /// [`uniforms16`] on 256-bit registers (four of four counters), for the
 /// f64 fills: their 256-bit `log1p` lanes and division took 1.15x to 1.35x
-/// as long next to the 512-bit rounds on an Intel Xeon (benches/README).
+/// as long next to the 512-bit rounds on an Intel Xeon (benches/log/2026-12-benchmarks.md).
 #[inline(always)]
 pub(crate) fn uniforms16_256(first: u32, c1: u32, c2: u32, c3: u32, key: [u32; 2]) -> [f64; 16] {
     let mut out = [0.0; 16];

@@ -12,7 +12,7 @@
 //! instructions for 16 tokens of four rows, with no stack traffic. In Node
 //! (`WasmArray` inputs, calls of the two builds interleaved), recover f32 at
 //! batch 1 took 0.64x as long at V 152064 and 0.74x at V 32000, f64 0.80x,
-//! and f32 at batch 64 0.84x (benches/README).
+//! and f32 at batch 64 0.84x (benches/log/2026-12-benchmarks.md).
 //!
 //! The values are `group_lanes::steps`'s: the same f32 products of the same
 //! weights (`p`, or `max(p - d, 0)` where `NOISE_CHECK` is false) and

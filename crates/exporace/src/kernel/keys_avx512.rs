@@ -9,7 +9,7 @@
 //! for Intel's server cores (and for `x86-64-v4`), LLVM gives them 256-bit
 //! registers even where AVX-512 is enabled, and there a lone race took 1.2x
 //! to 1.5x as long (f32 noise) and 1.25x (f64) as on 512-bit ones, and
-//! recover at batch 1 in L2 about 1.2x (benches/README, "512-bit lanes",
+//! recover at batch 1 in L2 about 1.2x (benches/log/2026-12-benchmarks.md, "512-bit lanes",
 //! "The group pass on 512-bit registers").
 //! f64 noise is rounded to f32 by `vcvtpd2ps`, two registers of 8 values
 //! for each 16 tokens. Calling the intrinsics is
@@ -243,11 +243,11 @@ const _: () = assert!(PART == SPAN);
 /// of bits 0, which no maximum keeps). Large buffers come from the
 /// allocator 16 bytes into a line, and steps from there made recover f32
 /// B 1 at V 32000 take 1.3x as long as from a line's start; those 16
-/// tokens a span taken one by one, 1.1x (benches/README, "Line-aligned
+/// tokens a span taken one by one, 1.1x (benches/log/2026-12-benchmarks.md, "Line-aligned
 /// reads"). The loop over spans runs here, with no call, slicing or check
 /// per span, and the rows' maxima of each span are taken together
 /// ([`row_maxima`]); span by span through `look_group`, that fixed cost
-/// took 6% to 10% of the same case (benches/README, "The group pass over a
+/// took 6% to 10% of the same case (benches/log/2026-12-benchmarks.md, "The group pass over a
 /// chunk").
 pub(super) fn group_keys<T: NoiseFloat, const NOISE_CHECK: bool>(
     p: [&[f32]; GROUP],

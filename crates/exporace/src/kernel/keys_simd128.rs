@@ -4,7 +4,7 @@
 //!
 //! Without keys, the race with f64 noise took the block scan in wasm, on
 //! SIMD128's two f64 lanes, and ran 3.81x as long as natively, where the
-//! keys take f32 lanes (benches/README). Left to LLVM, the same keys in
+//! keys take f32 lanes (benches/log/2026-12-benchmarks.md). Left to LLVM, the same keys in
 //! wasm made the race slower still (1.19x at V 152064): here each step
 //! narrows four noise values with two `f32x4.demote_f64x2_zero` and one
 //! shuffle, and keeps three unsigned maxima (weights, noise less

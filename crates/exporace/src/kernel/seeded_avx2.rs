@@ -15,7 +15,7 @@
 //! so the step is quiet for `seeded::next_loud_words` too, whose proof
 //! covers it: no token of the step can enter the standings.
 //!
-//! On the AVX2 machine of benches/README the fused seeded race executed
+//! On the AVX2 machine of benches/log/2026-12-benchmarks.md the fused seeded race executed
 //! 0.81x the instructions (callgrind: 22.7 a token against 27.9) and took
 //! 0.83x (f32) and 0.81x (f64) as long as with `seeded::next_loud_lanes`
 //! (V 152064, medians of 14 alternating rounds). Calling the intrinsics

@@ -3,7 +3,7 @@
 //!
 //! Scanned one after the other, the rows would read the noise row once each
 //! (from L2 or L3 after the first), an order of reads that alone cost more
-//! than the kernel's arithmetic at recover's batch 64 (benches/README.md).
+//! than the kernel's arithmetic at recover's batch 64 (benches/log/2026-12-benchmarks.md).
 //! Here up to [`GROUP`] rows go through one lane pass
 //! together, each step loading [`LANES`] noise values once for all of them,
 //! and the noise row streams from memory once. Where the group pass does not
@@ -37,7 +37,7 @@ pub(super) const SPAN: usize = 2 * BLOCK;
 /// 11 operations. Recover f32 B 1 at V 32000 read at a median 0.82 to 0.83
 /// of the probe with parts of 256 tokens, 0.84 of 512 and about 0.80 of
 /// 128 or 1024, against 0.76 to 0.77 through `group_lanes` (`bench-paired`,
-/// builds alternating; benches/README, "The group pass on AVX2").
+/// builds alternating; benches/log/2026-12-benchmarks.md, "The group pass on AVX2").
 #[cfg(all(x86_avx2, not(target_feature = "avx512f")))]
 pub(super) const PART: usize = SPAN / 4;
 /// Tokens per key of the group pass: one per span where the pass takes a
