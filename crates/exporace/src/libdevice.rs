@@ -65,6 +65,18 @@ fn add_rz_ftz(a: f32, b: f32) -> f32 {
     ftz(s)
 }
 
+/// The shared end of `__nv_logf` and `__nv_log1pf`: the polynomial `p` in
+/// `f` (coefficients highest first, Horner with `fma.rn.ftz`), then
+/// `mul.f32 r, f, p; fma.rn.ftz.f32 r, r, f, f; fma.rn.ftz.f32 r, e, ln2, r`.
+fn log_tail(f: f32, e: f32, coeffs: [u32; 9]) -> f32 {
+    let mut p = fma_ftz(f32::from_bits(coeffs[0]), f, f32::from_bits(coeffs[1]));
+    for c in &coeffs[2..] {
+        p = fma_ftz(p, f, f32::from_bits(*c));
+    }
+    let r = fma_ftz(f * p, f, f);
+    fma_ftz(e, LN2_F32, r)
+}
+
 /// `__nv_logf` (`tl.log` on fp32): natural logarithm.
 ///
 /// Special values: `logf(±0) = -inf`, `logf(+inf) = +inf`, negative inputs
@@ -83,22 +95,21 @@ pub fn logf(a: f32) -> f32 {
     let e = fma_ftz(ex as i32 as f32, TWO_M23, ea);
     // add.f32 f, m, 0fBF800000
     let f = m + -1.0;
-    let mut p = fma_ftz(f32::from_bits(0xBE05_5027), f, f32::from_bits(0x3E10_39F6));
-    for c in [
-        0xBDF8_CDCC,
-        0x3E0F_2955,
-        0xBE2A_D8B9,
-        0x3E4C_ED0B,
-        0xBE7F_FF22,
-        0x3EAA_AA78,
-        0xBF00_0000,
-    ] {
-        p = fma_ftz(p, f, f32::from_bits(c));
-    }
-    // mul.f32 r, f, p; fma.rn.ftz.f32 r, r, f, f; fma.rn.ftz.f32 r, e, ln2, r
-    let r = f * p;
-    let r = fma_ftz(r, f, f);
-    let mut r = fma_ftz(e, LN2_F32, r);
+    let mut r = log_tail(
+        f,
+        e,
+        [
+            0xBE05_5027,
+            0x3E10_39F6,
+            0xBDF8_CDCC,
+            0x3E0F_2955,
+            0xBE2A_D8B9,
+            0x3E4C_ED0B,
+            0xBE7F_FF22,
+            0x3EAA_AA78,
+            0xBF00_0000,
+        ],
+    );
     // setp.lt.u32 p, bi, 0x7F800000; @!p fma.rn.ftz.f32 r, m, inf, inf
     if bits >= 0x7F80_0000 {
         r = fma_ftz(m_in, f32::INFINITY, f32::INFINITY);
@@ -125,22 +136,21 @@ pub fn log1pf(x: f32) -> f32 {
     let f = c + s;
     // cvt.rn.f32.s32 i, ex; mul.f32 i, i, 0f34000000
     let i = ex as i32 as f32 * TWO_M23;
-    let mut p = fma_ftz(f32::from_bits(0xBD39_BF78), f, f32::from_bits(0x3DD8_0012));
-    for c in [
-        0xBE07_78E0,
-        0x3E14_6475,
-        0xBE2A_68DD,
-        0x3E4C_AF9E,
-        0xBE80_0042,
-        0x3EAA_AAE6,
-        0xBF00_0000,
-    ] {
-        p = fma_ftz(p, f, f32::from_bits(c));
-    }
-    // mul.f32 r, f, p; fma.rn.ftz.f32 r, r, f, f; fma.rn.ftz.f32 r, i, ln2, r
-    let r = f * p;
-    let r = fma_ftz(r, f, f);
-    let mut r = fma_ftz(i, LN2_F32, r);
+    let mut r = log_tail(
+        f,
+        i,
+        [
+            0xBD39_BF78,
+            0x3DD8_0012,
+            0xBE07_78E0,
+            0x3E14_6475,
+            0xBE2A_68DD,
+            0x3E4C_AF9E,
+            0xBE80_0042,
+            0x3EAA_AAE6,
+            0xBF00_0000,
+        ],
+    );
     // setp.lt.u32 p, x, 0x7F800000: positive finite inputs keep r.
     if xb >= 0x7F80_0000 {
         // setp.lt.s32 q, x, -1082130431: x in [-1, -0] keeps r, the rest
