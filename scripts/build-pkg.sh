@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds the npm package `exporace` into pkg/ with plain cargo and the exact
 # wasm-bindgen CLI: the web build (default in browsers), the nodejs build
-# (CommonJS, with an ES module wrapper) and the threaded web build
-# (`exporace/threads`, nightly with atomics). `--no-threads` skips the last.
+# (CommonJS, with an ES module wrapper) and the threaded web build (nightly
+# with atomics), which the web entry's `init({ threads })` loads where it can.
+# `--no-threads` skips the last.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
@@ -70,10 +71,24 @@ if [ "$threads" = 1 ]; then
     cargo +nightly build -p exporace-wasm --target wasm32-unknown-unknown --release \
     --features threads -Z build-std=panic_abort,std
   bindgen target/threads/wasm32-unknown-unknown/release/exporace_wasm.wasm web "$out/threads" "${small[@]}"
+  # The pool's workers import the glue by its file name (wasm-bindgen-rayon's
+  # own `import('../../..')` names a directory, which only bundlers resolve),
+  # so the same files run unbundled and bundled.
+  helpers=$(find "$out/threads/snippets" -name workerHelpers.js)
+  [ "$(echo "$helpers" | wc -l)" = 1 ] || { echo "build-pkg: expected one workerHelpers.js, found: $helpers" >&2; exit 1; }
+  sed -i "s#import('../../..')#import('../../../exporace.js')#" "$helpers"
+  grep -q "import('../../../exporace.js')" "$helpers" || { echo "build-pkg: $helpers: the glue import was not found" >&2; exit 1; }
+  # Errors from either build are one class: the threaded snippet's
+  # ExporaceError (the last declaration in js/boundary.js) is the web build's.
+  own=$(find "$out/threads/snippets" -path '*/js/boundary.js')
+  web=$(find "$out/web/snippets" -path '*/js/boundary.js')
+  grep -q '^export class ExporaceError extends Error {$' "$own" || { echo "build-pkg: $own: no ExporaceError class" >&2; exit 1; }
+  sed -i '/^export class ExporaceError extends Error {$/,$d' "$own"
+  printf 'export { ExporaceError } from "../../../../web/snippets/%s";\n' "${web#"$out/web/snippets/"}" >>"$own"
 fi
 
 step "package files"
-cp "$src/package.json" "$src/exporace.d.ts" "$src/threads.d.ts" "$out/"
+cp "$src/package.json" "$src/exporace.d.ts" "$out/"
 # The same declarations for require(): TypeScript reads a .d.ts of this ES
 # module package as ES module syntax.
 cp "$src/exporace.d.ts" "$out/exporace.d.cts"

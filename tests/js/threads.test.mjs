@@ -1,7 +1,7 @@
 // The package in real headless Chromium, served with COOP/COEP from a local
-// server: the single-threaded web build on the page and the threaded build in
-// a worker must both give the golden bits, and more than one pool thread must
-// have done work.
+// server: the one entry on the page (one thread: the main thread may not wait
+// for a pool) and in a worker with init({ threads: 4 }) must both give the
+// golden bits, and more than one pool thread must have done work.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { resolve } from "node:path";
@@ -33,8 +33,12 @@ test("threaded and single-threaded web builds give the golden bits; several work
     assert.equal(result.error, undefined, `${result.error}\n${logs.join("\n")}`);
     assert.equal(result.isolated, true, "the page is cross-origin isolated");
     assert.ok(result.singleBits > 0, "the single-threaded build checked golden bits");
+    assert.equal(result.mainThread.threads, 1);
+    assert.equal(result.mainThread.requested, 4);
+    assert.match(result.mainThread.reason, /main thread may not wait for a pool/);
     assert.equal(result.threads.ok, true, `${result.threads.error}\n${logs.join("\n")}`);
     const r = result.threads.report;
+    assert.deepEqual(r.started, { threads: 4, requested: 4, reason: null });
     assert.equal(r.poolSize, 4);
     assert.equal(r.scenarioBits, result.singleBits, "threaded run() checked the same bits");
     assert.equal(r.largeBits, 256);

@@ -284,9 +284,9 @@ pub fn id_of(v: &JsValue) -> JsResult<Option<u32>> {
     } else if id == -3.0 {
         Err(JsError::coded(
             "FOREIGN_ARRAY",
-            "a WasmArray of another copy of exporace (another version of the package, or \
-             exporace/threads beside exporace) cannot be read here: pass a typed array, or an \
-             array made by this copy",
+            "a WasmArray of another copy of exporace (another version of the package, or one \
+             made before init({ threads }) started a pool) cannot be read here: pass a typed \
+             array, or an array made by this copy",
         ))
     } else {
         Err(freed())

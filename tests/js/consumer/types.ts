@@ -6,10 +6,12 @@ import init, {
   readNpyTensor, writeNpy, writeSafetensors, WasmArray,
   type BarChart, type FloatView, type SafetensorsTensor, type Tensor,
   type NanPolicy, type RaceResult, type RejectionResult, type Report, type SpecBatch,
+  type InitResult, type TracedRecover, recoverTokensTraced, threadCount,
 } from "exporace";
-import type { TracedRecover } from "exporace/threads";
 
-await init();
+const started: InitResult = await init({ threads: 2 });
+const why: string | null = started.reason;
+const pool: number = threadCount();
 const policy: NanPolicy = "nan_never_wins";
 const w = new Float32Array([0.5, 0.5]);
 const invQ = new Float64Array(2);
@@ -50,7 +52,7 @@ switch (report.op) {
 use(narrowed);
 const words: Uint32Array = randint4x(1n, 2n);
 const x: number = rand(1n, 2n) + randint(1, 2);
-const traced: TracedRecover | null = null;
+const traced: TracedRecover = recoverTokensTraced(batch, invQ);
 const view: FloatView = inspectFloat("0x3f800000", 2).f32;
 const weights: Float32Array = weightsFromLogits(new Float64Array([0, -1]), 0.5);
 const tensors: SafetensorsTensor[] = readSafetensors(new Uint8Array(0));
@@ -71,7 +73,7 @@ const residentDtype: "float32" | "float64" | "int32" = residentNoise.dtype;
 use(inPlace.winner.token, recoverTokens(residentBatch, residentNoise).length, residentDtype, resident.length);
 resident.free();
 residentNoise.free();
-use(margin, bits, f.winner.token, races.length, ids.length, report.seed, words.length, x, traced, view.ulpsToOther, chart.series.length, tensorIds, fromNpy.dtype, stBytes.length);
+use(why, pool, margin, bits, f.winner.token, races.length, ids.length, report.seed, words.length, x, traced, view.ulpsToOther, chart.series.length, tensorIds, fromNpy.dtype, stBytes.length);
 
 /** Marks values as used (no console without the dom lib). */
 function use(..._values: unknown[]): void {}

@@ -1,15 +1,15 @@
-// Runs in a module Web Worker (the main thread may not block on the pool):
-// starts a pool of 4 workers, answers the golden scenarios and the synthetic
+// Runs in a module Web Worker (the main thread may not wait for the pool):
+// the package's one entry starts a pool of 4 workers through
+// init({ threads: 4 }), answers the golden scenarios and the synthetic
 // recover batch on it, and reports which pool threads did the work.
-import init, * as ex from "/pkg/threads/exporace.js";
+import init, * as ex from "/pkg/web/index.js";
 import { SCENARIOS, allBits, largeBatch, sameBits } from "/tests/js/golden.mjs";
 
 const text = async (p) => (await fetch(p)).text();
 
 try {
-  await init();
-  await ex.initThreadPool(4);
-  const report = { poolSize: ex.threadCount(), scenarioBits: 0, largeBits: 0, residentBits: 0, threadIndices: [] };
+  const started = await init({ threads: 4 });
+  const report = { started, poolSize: ex.threadCount(), scenarioBits: 0, largeBits: 0, residentBits: 0, threadIndices: [] };
   for (const name of SCENARIOS) {
     const answer = ex.run(await text(`/tests/golden/${name}.scenario.json`));
     const golden = JSON.parse(await text(`/tests/golden/${name}.result.json`));
