@@ -3,7 +3,7 @@
 // {id, threads} starts the pool and answers {id, threads: threadCount()};
 // {id, case, options} answers {id, result: timeCase(...)}; failures {id, error}.
 import init, * as ex from "/pkg/threads/exporace.js";
-import { timeCase } from "./timing.mjs";
+import { timeCase } from "/timing.mjs";
 
 let ready = null;
 

@@ -19,7 +19,7 @@ import { cpus, loadavg } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { scalingOf, summarize } from "./rounds.mjs";
-import { DEFAULT_CASES, timeCase } from "./timing.mjs";
+import { DEFAULT_CASES, timeCase } from "../web/timing.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 

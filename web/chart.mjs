@@ -2,7 +2,7 @@
 // canvas) through the package's drawBars: the same chart code renders SVG
 // natively. These functions only say what to draw: values the core returned
 // (or the inputs), names and colours.
-import * as ex from "/pkg/web/index.js";
+import { ex } from "./core.mjs";
 
 const BLUE = [31, 95, 191];
 const RED = [192, 57, 43];

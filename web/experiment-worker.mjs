@@ -3,7 +3,7 @@
 // each chunk of trials, then {report} or {error}. The page cancels a run by
 // ending this worker. Its first message is the page's compiled wasm module
 // ({module}), so the wasm is neither fetched nor compiled again here.
-import init, * as ex from "/pkg/web/index.js";
+import init, * as ex from "./pkg/web/index.js";
 
 let ready = null;
 

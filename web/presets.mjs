@@ -5,6 +5,31 @@
 /** The largest many-tail vocabulary (Gemma 3's 262144 tails plus the head). */
 export const MAX_TAILS = 262144;
 
+/** The presets built from parameters (the others are pasted, imported or read from a file). */
+export const PRESETS = ["many-tail", "uniform", "zipf", "near-tie", "overflow", "spec"];
+
+/** Each parameter's range, and whether it is a whole number: the fields' min, max and step follow these. */
+export const PARAM_LIMITS = {
+  tails: { min: 1, max: MAX_TAILS, whole: true },
+  gap: { min: 0, max: 40, whole: false },
+  vocab: { min: 1, max: 262144, whole: true },
+  zipf: { min: 0, max: 4, whole: false },
+  temperature: { min: 0.05, max: 10, whole: false },
+};
+
+/** The parameters the page opens with. */
+export const DEFAULT_PARAMS = { tails: 262144, gap: 20.5, vocab: 32000, zipf: 1.1, temperature: 1 };
+
+/** Checks every parameter against its range; throws naming the first that is outside. */
+export function checkParams(params) {
+  for (const [name, { min, max, whole }] of Object.entries(PARAM_LIMITS)) {
+    const v = params?.[name];
+    if (typeof v !== "number" || !(v >= min && v <= max) || (whole && !Number.isInteger(v))) {
+      throw new Error(`${name} must be ${whole ? "a whole number" : "a number"} from ${min} to ${max} (got ${JSON.stringify(v)})`);
+    }
+  }
+}
+
 /**
  * Weights from logits and a temperature, computed by the core (`core` is the
  * npm package, web or Node build): exp((l - max l) / T) rounded to f32.

@@ -6,7 +6,7 @@
 // {id, curve: {models, gaps, tails, temperature}} answers
 // {id, series: [{name, points: [[gap, P(a tail wins)]]}]};
 // failures answer {id, error}.
-import init, * as ex from "/pkg/web/index.js";
+import init, * as ex from "./pkg/web/index.js";
 import { manyTailGroups } from "./presets.mjs";
 
 // The first message is the page's compiled wasm module ({module}).

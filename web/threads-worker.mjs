@@ -1,11 +1,11 @@
 // Module Web Worker holding the threaded build (`exporace/threads`): the
 // browser's main thread may not block on the pool, so the pool lives here.
 // Messages: {id, size} starts the pool and answers {id, threads};
-// {id, bench} times a benchmark case ({name, options}, benches/timing.mjs) on
+// {id, bench} times a benchmark case ({name, options}, timing.mjs) on
 // the pool and answers {id, timing};
 // failures answer {id, error}.
-import init, * as ex from "/pkg/threads/exporace.js";
-import { timeCase } from "/benches/timing.mjs";
+import init, * as ex from "./pkg/threads/exporace.js";
+import { timeCase } from "./timing.mjs";
 
 let ready = null;
 

@@ -1,10 +1,10 @@
-// benches/timing.mjs builds the inputs of the native benchmark cases in
+// web/timing.mjs builds the inputs of the native benchmark cases in
 // JavaScript. These tests hold its generator to an independent BigInt
 // xorshift64 and check what each case hands to the package, through a
 // stand-in module that records the calls (no wasm needed).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { DRAFTS, parseCase, prepare, targetProbs } from "../../benches/timing.mjs";
+import { DRAFTS, parseCase, prepare, targetProbs } from "../../web/timing.mjs";
 
 /**
  * `Recover::new`'s values (crates/exporace-bench): xorshift64 (13, 7, 17)
