@@ -32,7 +32,8 @@ export function ulpLine(precision, scores) {
   if (![x, y].every(([, s]) => Number.isFinite(s.score))) {
     return { precision, refused: "a score is infinite or NaN, so no representable neighbours frame it" };
   }
-  const [low, high] = x[1].score <= y[1].score ? [x, y] : [y, x];
+  // Lower score first; on a tie the smaller token id, which a tie elects.
+  const [low, high] = x[1].score < y[1].score || (x[1].score === y[1].score && x[0] < y[0]) ? [x, y] : [y, x];
   const ulps = ex.inspectFloat(low[1].bits, high[1].bits)[precision].ulpsToOther;
   const span = Math.abs(ulps);
   const around = (bits, offset) => [
@@ -68,7 +69,7 @@ export function drawUlpLines(canvas, lines, { names, winners, exactWinner }) {
   const width = canvas.clientWidth, height = canvas.clientHeight;
   g.fillStyle = "#fff";
   g.fillRect(0, 0, width, height);
-  g.font = "13px system-ui, sans-serif";
+  g.font = `${width < 500 ? 11 : 13}px system-ui, sans-serif`;
   g.textBaseline = "middle";
   const band = height / lines.length;
   lines.forEach((line, i) => {
@@ -82,7 +83,7 @@ export function drawUlpLines(canvas, lines, { names, winners, exactWinner }) {
       g.fillText(line.refused, 10, top + band / 2);
       return;
     }
-    const left = 40, right = width - 40, axisY = top + band * 0.62;
+    const left = 16, right = width - 16, axisY = top + band * 0.62;
     // Slots: one per tick, and two for the break of a wide gap.
     const broken = line.ticks.length < line.ulps + 2 * SIDE + 1;
     const slots = line.ticks.length + (broken ? 2 : 0);
@@ -100,7 +101,8 @@ export function drawUlpLines(canvas, lines, { names, winners, exactWinner }) {
       g.stroke();
       g.fillStyle = "#444";
       g.textAlign = "center";
-      g.fillText(`… ${line.ulps - 2 * SIDE - 1} more …`, (a + b) / 2, axisY);
+      const more = line.ulps - 2 * SIDE - 1;
+      g.fillText(b - a > 90 ? `… ${more} more …` : `…${more}…`, (a + b) / 2, axisY);
     } else {
       g.moveTo(left, axisY);
       g.lineTo(right, axisY);
@@ -108,15 +110,17 @@ export function drawUlpLines(canvas, lines, { names, winners, exactWinner }) {
     }
     g.textAlign = "center";
     g.fillStyle = "#333";
+    // Every tick numbered where there is room, else the scores' ticks only.
+    const roomy = x(1) - x(0) >= 34;
     line.ticks.forEach((t, k) => {
       const tx = x(slotOf(k));
       g.beginPath();
       g.moveTo(tx, axisY - 6);
       g.lineTo(tx, axisY + 6);
       g.stroke();
-      g.fillText(String(t.offset), tx, axisY + 16);
+      if (roomy || t.offset === 0 || t.offset === line.ulps) g.fillText(String(t.offset), tx, axisY + 16);
     });
-    g.fillText(`ulps from the lower score (${line.low.bits}); ${line.ulps} ulp${line.ulps === 1 ? "" : "s"} between the scores`, width / 2, axisY + 32);
+    g.fillText(`ulps from token ${line.low.token}'s score: ${line.ulps} between the two`, width / 2, axisY + 32);
     // The two scores: dots above their ticks (stacked on a tie).
     const at = (offset) => x(slotOf(line.ticks.findIndex((t) => t.offset === offset)));
     [line.low, line.high].forEach((s, j) => {
@@ -132,9 +136,11 @@ export function drawUlpLines(canvas, lines, { names, winners, exactWinner }) {
       }
       g.stroke();
       g.fillStyle = "#1b1b1b";
-      g.textAlign = "left";
       const label = `token ${s.token}${s.token === winners[i] ? " wins" : ""}${s.token === exactWinner ? " ★ exact winner" : ""}`;
-      g.fillText(label, sx + 10, sy);
+      // Right of the dot, or above it, ending there, where the canvas ends first.
+      const right = sx + 10 + g.measureText(label).width <= width - 4;
+      g.textAlign = right ? "left" : "right";
+      g.fillText(label, right ? sx + 10 : sx + 6, right ? sy : sy - 16);
       g.strokeStyle = "#333";
       g.lineWidth = 1;
     });

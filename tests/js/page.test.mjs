@@ -1164,3 +1164,59 @@ test("views are modules over one state: no view imports another, no cycle, nothi
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test("a flip in ulps: both scores on the lines of representable fp32 and fp64 values, from the core", async () => {
+  const { page, errors } = await open(false);
+  const rowsOf = async () => (await page.locator("#ulp-table tr[data-token]").allInnerTexts()).map((r) => r.split("\t"));
+  // Near-tie: fp64 noise [1, 1 + 1e-12] raced against its fp32 cast; the core's own answer is the golden one.
+  await choose(page, "preset", "near-tie");
+  const c = core.run({ exporace: 1, op: "compare", weights: [0.25, 0.25], noise: ["1", "1.000000000001"] }).result;
+  assert.equal(c.flipped, true);
+  assert.equal(c.a.marginUlps, 4504);
+  const rows = await rowsOf();
+  const next = (bits, precision, way) => core.inspectFloat(bits)[precision][way].bits;
+  // [pipeline, token, score, bits, ulps, next down, next up, wins, exact]
+  const want = [
+    [c.a.runnerUp, 0, "f64", "no", "no"],
+    [c.a.winner, c.a.marginUlps, "f64", "yes", "yes"],
+    [c.b.winner, 0, "f32", "yes", "no"],
+    [c.b.runnerUp, 0, "f32", "no", "yes"],
+  ];
+  assert.equal(rows.length, 4, rows.join("\n"));
+  want.forEach(([contender, ulps, precision, wins, exact], i) => {
+    const [, token, , bits, offset, down, up, w, e] = rows[i];
+    assert.equal(token, String(contender.token), `row ${i}`);
+    assert.equal(bits, contender.bits, `row ${i}`);
+    assert.equal(offset, String(ulps), `row ${i}`);
+    assert.equal(down, next(contender.bits, precision, "nextDown"), `row ${i}: next value down`);
+    assert.equal(up, next(contender.bits, precision, "nextUp"), `row ${i}: next value up`);
+    assert.deepEqual([w, e], [wins, exact], `row ${i}`);
+  });
+  assert.equal(rows[2][3], rows[3][3], "fp32: the same bits, a tie");
+  assert.equal(await page.getAttribute("#ulp-chart", "data-drawn"), "f64:4504 f32:0");
+  assert.match(await text(page, "#ulp-summary"), /4504 ulps apart; token 1 wins\..*a tie, and ties go to the smaller id, token 0\. Exact winner: token 1\./);
+  // Drawn in the precisions' colours: fp32 blue, fp64 red.
+  const colours = await page.evaluate(() => {
+    const c = document.getElementById("ulp-chart");
+    const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+    const seen = new Set();
+    for (let i = 0; i < d.length; i += 4) seen.add(`${d[i]},${d[i + 1]},${d[i + 2]}`);
+    return ["31,95,191", "192,57,43"].filter((k) => seen.has(k));
+  });
+  assert.deepEqual(colours, ["31,95,191", "192,57,43"]);
+  for (const width of [390, 1366, 1920]) {
+    await page.setViewportSize({ width, height: 900 });
+    await choose(page, "nan-policy", width === 1366 ? "nan_never_wins" : "first_nan_wins");
+    await page.locator("#race").screenshot({ path: join(shots, `ulp-line-${width}.png`) });
+    await page.locator("#ulp-chart").screenshot({ path: join(shots, `ulp-chart-${width}.png`) });
+  }
+  // No flip (many-tail, seed 7): the winner and pipeline A's runner-up, as far apart as the core's margin says.
+  await choose(page, "preset", "many-tail");
+  const seededRace = seeded(buildPreset(core, "many-tail", PARAMS).weights);
+  const [a] = await rowsOf();
+  assert.equal(a[1], String(seededRace.a.runnerUp.token));
+  const [, high] = await rowsOf();
+  assert.equal(high[1], String(seededRace.a.winner.token));
+  assert.equal(high[4], String(seededRace.a.marginUlps));
+  assert.deepEqual(errors, []);
+});

@@ -85,11 +85,17 @@ function showUlps(r) {
     `${r.flipped ? "The flip" : "The winner and the runner-up"} in representable steps. ${lines.map(say).join(" ")} Exact winner: token ${r.exactWinner}.`;
   $("ulp-table").innerHTML =
     "<caption>The two scores at each precision, in ulps from the lower one</caption>" +
-    "<tr><th>pipeline</th><th>token</th><th>score</th><th>bits</th><th>ulps from the lower score</th><th>wins here</th><th>exact winner</th></tr>" +
-    lines.flatMap((line, i) => line.refused ? [`<tr data-precision="${line.precision}"><th>${esc(names[i])}</th><td colspan="6">${esc(line.refused)}</td></tr>`] :
-      [line.low, line.high].map((s) => `<tr data-precision="${line.precision}" data-token="${s.token}"><th>${esc(names[i])}</th><td>${s.token}</td>` +
-        `<td>${fmt(s.score)}</td><td><code>${esc(s.bits)}</code></td><td>${s === line.low ? 0 : line.ulps}</td>` +
-        `<td>${s.token === winners[i] ? "yes" : "no"}</td><td>${s.token === r.exactWinner ? "yes" : "no"}</td></tr>`)).join("");
+    "<tr><th>pipeline</th><th>token</th><th>score</th><th>bits</th><th>ulps from the lower score</th>" +
+    "<th>next value down</th><th>next value up</th><th>wins here</th><th>exact winner</th></tr>" +
+    lines.flatMap((line, i) => line.refused ? [`<tr data-precision="${line.precision}"><th>${esc(names[i])}</th><td colspan="8">${esc(line.refused)}</td></tr>`] :
+      [line.low, line.high].map((s) => {
+        const offset = s === line.low ? 0 : line.ulps;
+        const tick = (k) => line.ticks.find((t) => t.offset === offset + k);
+        return `<tr data-precision="${line.precision}" data-token="${s.token}"><th>${esc(names[i])}</th><td>${s.token}</td>` +
+          `<td>${fmt(s.score)}</td><td><code>${esc(s.bits)}</code></td><td>${offset}</td>` +
+          `<td><code>${esc(tick(-1).bits)}</code></td><td><code>${esc(tick(1).bits)}</code></td>` +
+          `<td>${s.token === winners[i] ? "yes" : "no"}</td><td>${s.token === r.exactWinner ? "yes" : "no"}</td></tr>`;
+      })).join("");
 }
 
 function showCompare() {
