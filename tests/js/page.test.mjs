@@ -1220,3 +1220,51 @@ test("a flip in ulps: both scores on the lines of representable fp32 and fp64 va
   assert.equal(high[4], String(seededRace.a.marginUlps));
   assert.deepEqual(errors, []);
 });
+
+test("every canvas has a text summary and a data table for screen readers", async () => {
+  const { page, errors } = await open(false);
+  await page.waitForSelector("#exact-chart[data-drawn]", { timeout: 120000 });
+  /** The drawn canvases on show, each with the texts of what it names in aria-describedby. */
+  const described = () =>
+    page.evaluate(() =>
+      [...document.querySelectorAll("canvas")]
+        .filter((c) => !c.hidden && c.dataset.drawn !== undefined && c.closest("[hidden]") === null)
+        .map((c) => {
+          const parts = (c.getAttribute("aria-describedby") ?? "").split(/\s+/).filter(Boolean).map((id) => document.getElementById(id));
+          return {
+            id: c.id,
+            missing: parts.filter((p) => !p).length,
+            summary: parts.filter((p) => p && p.tagName !== "TABLE").map((p) => p.textContent.trim()).join(" "),
+            rows: parts.filter((p) => p?.tagName === "TABLE").map((t) => t.querySelectorAll("tr").length),
+          };
+        }),
+    );
+  const seen = new Set();
+  const check = async (where) => {
+    for (const c of await described()) {
+      seen.add(c.id);
+      assert.equal(c.missing, 0, `${where}: ${c.id} names an element that is not there`);
+      assert.ok(c.summary.length > 20, `${where}: ${c.id} has no summary`);
+      assert.ok(c.rows.length === 1 && c.rows[0] >= 2, `${where}: ${c.id} has no data table (${c.rows})`);
+    }
+  };
+  await check("many-tail");
+  // The weights chart's table holds the core's weights (f32 shortest decimals).
+  const weights = buildPreset(core, "many-tail", PARAMS).weights;
+  assert.equal(await page.locator("#prob-chart-data tr").nth(2).locator("td").nth(1).innerText(), String(Math.fround(weights[1]).toExponential(6)));
+  for (const preset of ["near-tie", "spec"]) {
+    await choose(page, "preset", preset);
+    await check(preset);
+  }
+  await page.fill("#exp-trials", "1024");
+  await page.click("#exp-run");
+  await page.waitForSelector("#exp-chart[data-drawn]", { timeout: 120000 });
+  await page.click("#perf-run");
+  await page.waitForSelector("#perf-live-chart[data-drawn]", { timeout: 120000 });
+  await check("after an experiment and a live timing");
+  for (const id of ["exact-chart", "prob-chart", "score-chart", "ulp-chart", "exp-chart", "spec-chart-0", "spec-bonus-chart-0", "perf-native-chart", "perf-live-chart"]) {
+    assert.ok(seen.has(id), `${id} was checked (checked: ${[...seen].join(", ")})`);
+  }
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -103,6 +103,16 @@ function drawCurve() {
       ? `${name} levels off far down: a tail there wins only by drawing E = 0, which each token does with probability ${fmt(f.pZero)}.`
       : `${name} drops to 0 once even its smallest E, ${fmt(f.minPositiveE)}, cannot lift a tail over the head (its dead zone).`;
   }).join(" ");
+  // In words: where each curve starts and ends, and where one reaches exactly 0.
+  const points = curve.series[0].points;
+  $("exact-chart-summary").textContent =
+    `P(one of ${tails} tails wins), exact, at ${points.length} gaps from ${points[0][0]} to ${points[points.length - 1][0]} nats; ` +
+    `the marker stands at ${gap} nats. ` +
+    curve.series.map(({ name, points: p }) => {
+      const zero = p.find(([, v]) => v === 0);
+      return `${name}: ${fmt(p[0][1])} at ${p[0][0]} nats, ${fmt(p[p.length - 1][1])} at ${p[p.length - 1][0]}` +
+        (zero ? `, exactly 0 from ${zero[0]} nats on.` : ".");
+    }).join(" ");
   // The same numbers as a table, for screen readers (and for reading back).
   $("exact-chart-data").innerHTML =
     `<caption>P(one of ${tails} tails wins), exact, by gap</caption><tr><th>gap (nats)</th>` +
