@@ -45,6 +45,8 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
+#[cfg(feature = "rand")]
+pub mod distr;
 mod error;
 #[cfg(feature = "alloc")]
 pub mod exact;
