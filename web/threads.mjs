@@ -9,6 +9,8 @@ export const threads = { pool: null };
 export async function startThreads() {
   const status = $("thread-status");
   if (!self.crossOriginIsolated) {
+    // A static copy of the page (dist/) first learns whether its service worker can add the headers.
+    await Promise.race([self.coiSettled, new Promise((ok) => setTimeout(ok, 5000))]);
     status.textContent =
       "Running on one thread: the page is not cross-origin isolated (the server did not send " +
       "Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp), " +
