@@ -128,15 +128,7 @@ impl<'a, T: NoiseFloat> ExpRace<'a, T> {
                 Form::Mul => T::ONE / e,
                 Form::Div => e,
             };
-            let score = self.form.score(w, n);
-            if score.is_nan() && self.policy == NanPolicy::Reject {
-                return Err(Error::NanScore {
-                    index: i,
-                    weight: w,
-                    noise: n.to_f64(),
-                });
-            }
-            standings.push(i, score);
+            standings.enter(self.form, i, w, n)?;
         }
         standings.finish().ok_or(Error::EmptyVocab)
     }

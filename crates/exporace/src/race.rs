@@ -102,6 +102,22 @@ impl<T: NoiseFloat> Standings<T> {
         }
     }
 
+    /// Enters token `token` with the score of weight `w` against noise `n`
+    /// in `form`; a NaN score under [`NanPolicy::Reject`] is an error.
+    #[inline(always)]
+    pub(crate) fn enter(&mut self, form: Form, token: usize, w: f32, n: T) -> Result<()> {
+        let s = form.score(w, n);
+        if s.is_nan() && self.policy == NanPolicy::Reject {
+            return Err(Error::NanScore {
+                index: token,
+                weight: w,
+                noise: n.to_f64(),
+            });
+        }
+        self.push(token, s);
+        Ok(())
+    }
+
     /// The runner-up's score when both the leader and the runner-up are
     /// numbers. A later token whose score is a number at most this bar cannot
     /// change the standings: it beats neither the runner-up nor the leader,
@@ -166,16 +182,7 @@ pub(crate) fn scalar<T: NoiseFloat>(
 ) -> Result<RaceResult<T>> {
     let mut standings = Standings::new(policy);
     for (i, &n) in noise.iter().enumerate() {
-        let w = weights.get(i);
-        let s = form.score(w, n);
-        if s.is_nan() && policy == NanPolicy::Reject {
-            return Err(Error::NanScore {
-                index: i,
-                weight: w,
-                noise: n.to_f64(),
-            });
-        }
-        standings.push(i, s);
+        standings.enter(form, i, weights.get(i), n)?;
     }
     standings.finish().ok_or(Error::EmptyVocab)
 }
