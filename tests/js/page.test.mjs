@@ -1328,3 +1328,50 @@ test("dist/ on a static host without COOP/COEP, in a subfolder: isolated by its 
     await blocked.close();
   }
 });
+
+test("long tasks: the main thread's longest block in each main interaction, measured and reported", async (t) => {
+  const { server, url } = await startServer({ port: 0, isolate: true });
+  servers.push(server);
+  const page = await context.newPage();
+  const errors = collectErrors(page);
+  // Every long task (over 50 ms) of the main thread, from the first script on.
+  await page.addInitScript(() => {
+    window.__longTasks = [];
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) window.__longTasks.push({ start: e.startTime, duration: e.duration });
+    }).observe({ type: "longtask", buffered: true });
+  });
+  await page.goto(url);
+  await page.waitForSelector("#exact-chart[data-drawn]", { timeout: 120000 });
+  await page.waitForSelector("#exact-table", { timeout: 120000 });
+  const since = () => page.evaluate(() => performance.now());
+  const longest = (from) => page.evaluate((f) => Math.max(0, ...window.__longTasks.filter((e) => e.start >= f).map((e) => e.duration)), from);
+  const figures = { "first load (262145 tokens)": await longest(0) };
+  const measure = async (name, action) => {
+    const from = await since();
+    await redrawn(page, action);
+    await page.waitForTimeout(300);
+    figures[name] = await longest(from);
+  };
+  await measure("gap slider, 262145 tokens", async () => {
+    await page.locator("#gap-slider").focus();
+    await page.keyboard.press("ArrowRight");
+  });
+  await measure("weight slider drag, 262145 tokens", () => page.locator("#slider-1").fill("-8"));
+  await measure("seed change, 262145 tokens", async () => {
+    await page.fill("#seed", "8");
+    await page.locator("#seed").dispatchEvent("change");
+  });
+  await measure("preset to near-tie", () => page.selectOption("#preset", "near-tie"));
+  await measure("preset to uniform (32000 tokens)", () => page.selectOption("#preset", "uniform"));
+  await measure("preset back to many-tail", () => page.selectOption("#preset", "many-tail"));
+  const worst = Math.max(...Object.values(figures));
+  const report = Object.entries(figures).map(([k, v]) => `${k}: ${Math.round(v)} ms`).join("; ");
+  t.diagnostic(`longest main-thread task per interaction (0: none over 50 ms): ${report}`);
+  console.log(`long tasks: ${report}`);
+  // The views recompute on the main thread, so the 50 ms target is not met
+  // at 262145 tokens; the figures are reported, not asserted.
+  assert.ok(Number.isFinite(worst), report);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
