@@ -1375,3 +1375,48 @@ test("long tasks: the main thread's longest block in each main interaction, meas
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test("the first screen leads with the live figure: P(a tail wins) against the gap, exact, fp32 and fp64, fine at the dead-zone edge", async () => {
+  const { page, errors } = await open(false);
+  await page.waitForSelector("#exact-chart[data-drawn]", { timeout: 120000 });
+  for (const [width, height] of [[1366, 768], [1920, 1080], [390, 844]]) {
+    await page.setViewportSize({ width, height });
+    // The figure is the page's first chart and stands on the first screen, whole.
+    const box = await page.locator("#exact-chart").boundingBox();
+    assert.ok(box.y >= 0 && box.y + box.height <= height, `${width}x${height}: the figure spans ${box.y} to ${box.y + box.height}`);
+    assert.equal(await page.evaluate(() => document.querySelector("canvas").id), "exact-chart");
+    await page.waitForSelector("#exact-chart[data-drawn]", { timeout: 120000 });
+    await page.screenshot({ path: join(shots, `lead-${width}x${height}.png`) });
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+  // Ideal, fp32 and fp64 curves, in grey, blue and red.
+  const head = await page.locator("#exact-chart-data tr").first().innerText();
+  assert.equal(head, "gap (nats)\tideal\ttorch-cuda-f32\ttorch-cuda-f64");
+  // Sampled every twentieth of a nat within half a nat of fp32's dead-zone edge (the gap where a tail's weight
+  // reaches the core's threshold); each value is the core's exact probability at that gap.
+  const { threshold } = core.run({ exporace: 1, op: "dead_zone", model: "torch-cuda-f32", weights: [1, 0] }).result;
+  const edge = -Math.log(threshold);
+  const rows = (await page.locator("#exact-chart-data tr[data-gap]").allInnerTexts()).map((r) => r.split("\t").map(Number));
+  const near = rows.filter(([g]) => Math.abs(g - edge) <= 0.5);
+  assert.ok(near.length >= 20, `${near.length} points within half a nat of ${edge}`);
+  for (const [g, , f32, f64] of near) {
+    const groups = (model) => core.winProbabilities(model, Float64Array.from(core.weightsFromLogits(Float64Array.of(0, -g), 1)), Float64Array.of(1, PARAMS.tails)).groups[1].probability;
+    const want32 = groups("torch-cuda-f32"), want64 = groups("torch-cuda-f64");
+    assert.ok(Math.abs(f32 - want32) <= 1e-6 * want32, `gap ${g}: fp32 ${f32} against the core's ${want32}`);
+    assert.ok(Math.abs(f64 - want64) <= 1e-6 * want64, `gap ${g}: fp64 ${f64} against the core's ${want64}`);
+  }
+  // The edge shows in the data: fp32 positive just below it, exactly 0 just above, fp64 positive on both sides.
+  assert.ok(near.some(([g, , f32]) => g < edge && f32 > 0) && near.some(([g, , f32]) => g > edge && f32 === 0));
+  assert.ok(near.every(([, , , f64]) => f64 > 0));
+  assert.match(await text(page, "#exact-chart-summary"), /torch-cuda-f32: .* exactly 0 from \d+(\.\d+)? nats on\./);
+  // Live: the slider moves the marker and the guide's numbers with it.
+  await page.locator("#gap-slider").focus();
+  await pressed(page, "ArrowLeft");
+  assert.equal(await text(page, "#gap-slider-out"), "20 nats");
+  await page.waitForFunction(() => !document.getElementById("guide-f64").textContent.startsWith("…"), null, { timeout: 120000 });
+  assert.match(await text(page, "#exact-chart-summary"), /the marker stands at 20 nats/);
+  const at20 = core.winProbabilities("torch-cuda-f64", Float64Array.from(core.weightsFromLogits(Float64Array.of(0, -20), 1)), Float64Array.of(1, PARAMS.tails)).groups[1];
+  assert.ok(Math.abs(Number(await text(page, "#guide-f64")) - at20.probability) <= Math.max(at20.upper - at20.probability, at20.probability - at20.lower));
+  assert.deepEqual(errors, []);
+  await page.close();
+});
