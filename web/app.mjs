@@ -18,19 +18,33 @@ import * as share from "./views/share.mjs";
 /** The views drawn from the state, in the order they redraw. */
 const DRAWN = { weights, noise, theory, guide, race, speculative };
 
-/** Redraws every view; a view that fails says so at the top and the others still draw. */
-function redraw(how) {
+let generation = 0;
+
+/**
+ * Redraws every view; a view that fails says so at the top and the others
+ * still draw. Views whose work runs in a worker return a promise: the page
+ * counts a redraw done (body's data-ready) once they are drawn, unless a
+ * later redraw began meanwhile.
+ */
+async function redraw(how) {
+  const mine = ++generation;
   const t0 = performance.now();
   const failed = [];
+  const pending = [];
   for (const [name, view] of Object.entries(DRAWN)) {
     try {
-      view.render(how);
+      const drawn = view.render(how);
+      if (drawn) pending.push(drawn.catch((e) => failed.push(`the ${name} view could not be drawn: ${e.message}`)));
     } catch (e) {
       failed.push(`the ${name} view could not be drawn: ${e.message}`);
     }
   }
+  const main = performance.now() - t0;
+  await Promise.all(pending);
+  if (mine !== generation) return;
   $("view-error").textContent = failed.join("; ");
-  $("refresh-time").textContent = `Views recomputed in ${Math.round(performance.now() - t0)} ms.`;
+  $("refresh-time").textContent =
+    `Views recomputed in ${Math.round(performance.now() - t0)} ms (${Math.round(main)} ms of it on the main thread).`;
   document.body.dataset.ready = String(Number(document.body.dataset.ready || 0) + 1);
 }
 

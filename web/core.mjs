@@ -44,12 +44,3 @@ export function scoreLabel(v) {
 export function coreScore(weight, invQ) {
   return coreRace(weight, invQ).score;
 }
-
-/** The dead zone of `model` over `weights`, asked once per weights array and model. */
-const deadZones = new WeakMap();
-export function deadZone(model, weights) {
-  let byModel = deadZones.get(weights);
-  if (!byModel) deadZones.set(weights, (byModel = new Map()));
-  if (!byModel.has(model)) byModel.set(model, ask({ op: "dead_zone", model, weights: Array.from(weights) }).result);
-  return byModel.get(model);
-}

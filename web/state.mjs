@@ -139,9 +139,13 @@ function effectiveNoise(d) {
   return noise;
 }
 
-/** The compare scenario of the race on show: inline noise against its fp32 cast, or the two pipelines' seeded noise. */
-export function compareScenario(s = state) {
-  const weights = Array.from(s.weights);
+/**
+ * The compare scenario of the race on show: inline noise against its fp32
+ * cast, or the two pipelines' seeded noise. With `typed` the weights stay a
+ * Float32Array (for a worker, which makes them an array).
+ */
+export function compareScenario(s = state, { typed = false } = {}) {
+  const weights = typed ? s.weights : Array.from(s.weights);
   return s.noise
     ? { op: "compare", nan_policy: s.nanPolicy, weights, noise: s.noise }
     : { op: "compare", nan_policy: s.nanPolicy, weights, models: s.models, seed: s.seed, row: s.row };

@@ -1,6 +1,7 @@
 // The page's module workers. Each is handed the page's compiled wasm module
-// first, so none fetches or compiles it again; the theory worker keeps, for
-// each kind of request, only its latest answer.
+// first, so none fetches or compiles it again. The theory worker (exact
+// probabilities) keeps, for each kind of request, only its latest answer;
+// the race worker answers whole-vocabulary scenarios (compare, dead zones).
 import { loaded } from "./core.mjs";
 
 /** A module worker (`path` beside this file) given the compiled wasm module. */
@@ -40,4 +41,39 @@ export function askTheory(kind, request, onAnswer) {
 /** Drops the pending answer of `kind`: it will not be shown. */
 export function dropTheory(kind) {
   theory.latest[kind] = null;
+}
+
+const races = { worker: null, next: 0, pending: new Map(), latest: {} };
+
+/**
+ * The core's report on `scenario`, computed in the race worker: a promise of
+ * the report, or of null when a later request of the same `kind` was made
+ * meanwhile (its answer is stale); it rejects with the core's refusal.
+ */
+export function askRaces(kind, scenario) {
+  if (!races.worker) {
+    races.worker = moduleWorker("race-worker.mjs");
+    races.worker.onmessage = ({ data }) => {
+      const p = races.pending.get(data.id);
+      races.pending.delete(data.id);
+      if (races.latest[p.kind] !== undefined && races.latest[p.kind] !== data.id) p.ok(null);
+      else if (data.error) p.fail(new Error(data.error));
+      else p.ok(data.report);
+    };
+  }
+  const id = ++races.next;
+  if (kind) races.latest[kind] = id;
+  return new Promise((ok, fail) => {
+    races.pending.set(id, { kind, ok, fail });
+    races.worker.postMessage({ id, scenario });
+  });
+}
+
+/** The dead zone of `model` over `weights` (computed in the race worker once per weights array and model). */
+const deadZones = new WeakMap();
+export function deadZoneOf(model, weights) {
+  let byModel = deadZones.get(weights);
+  if (!byModel) deadZones.set(weights, (byModel = new Map()));
+  if (!byModel.has(model)) byModel.set(model, askRaces(null, { op: "dead_zone", model, weights }).then((r) => r.result));
+  return byModel.get(model);
 }

@@ -229,10 +229,17 @@ export function render({ sync = false } = {}) {
   $("edits").textContent = state.edits.length
     ? `Edited draws (raced as fp64 inline noise against its fp32 cast): ${state.edits.map(([t, v, note]) => `token ${t}: inv_q = ${v}${note ? ` (${note})` : ""}`).join("; ")}`
     : "";
+  // The facts and the draws follow the pipelines, seed, row and noise alone.
+  const key = [state.models, state.seed, state.row, state.noise, state.weights.length];
+  if (!sync && key.every((k, i) => k === drawnFor[i])) return;
+  drawnFor = key;
   showModels();
   showAddress();
   showDraws();
 }
+
+/** The state the draws were last shown for. */
+let drawnFor = [];
 
 /** The seed field: a seed changes the state; anything else changes nothing and says why. */
 function changeSeed() {

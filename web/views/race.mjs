@@ -9,37 +9,38 @@ import { drawScores } from "../chart.mjs";
 import { compareHtml } from "../compare.mjs";
 import { drawUlpLines, ulpLine } from "../ulpline.mjs";
 import { describeChart } from "../described.mjs";
+import { askRaces } from "../workers.mjs";
 import { compareScenario, state, update } from "../state.mjs";
 
-/** The invQ array of one token under each pipeline: inline noise (fp64, and its fp32 cast) or each model's seeded draw. */
-function tokenNoise(t) {
-  if (state.noise) {
-    const v = scenarioNumber(state.noise[t]);
+/** The invQ array of one token under each pipeline of state `s`: inline noise (fp64, and its fp32 cast) or each model's seeded draw. */
+function tokenNoise(s, t) {
+  if (s.noise) {
+    const v = scenarioNumber(s.noise[t]);
     return [Float64Array.of(v), Float32Array.of(v)];
   }
-  return state.models.map((model) => {
-    const d = ask({ op: "noise", model, seed: state.seed, row: state.row, start: t, count: 1 }).result;
+  return s.models.map((model) => {
+    const d = ask({ op: "noise", model, seed: s.seed, row: s.row, start: t, count: 1 }).result;
     const v = d.draws[0].invQ === "inf" ? Infinity : Number(d.draws[0].invQ);
     return d.model.precision === "f64" ? Float64Array.of(v) : Float32Array.of(v);
   });
 }
 
-/** Each token's race in both pipelines, by the core: [{ token, a: {score, bits}, b: {score, bits} }]. */
-function tokenRaces(tokens) {
+/** Each token's race in both pipelines of state `s`, by the core: [{ token, a: {score, bits}, b: {score, bits} }]. */
+function tokenRaces(s, tokens) {
   return tokens.map((t) => {
-    const [qa, qb] = tokenNoise(t);
-    return { token: t, a: coreRace(state.weights[t], qa), b: coreRace(state.weights[t], qb) };
+    const [qa, qb] = tokenNoise(s, t);
+    return { token: t, a: coreRace(s.weights[t], qa), b: coreRace(s.weights[t], qb) };
   });
 }
 
 /** Scores of the winners, runner-ups, differing tokens and the first tokens, in both pipelines. */
-function drawRaceScores(r) {
-  const n = state.weights.length;
+function drawRaceScores(s, r) {
+  const n = s.weights.length;
   const tokens = new Set([r.a.winner.token, r.b.winner.token]);
   for (const race of [r.a, r.b]) if (race.runnerUp) tokens.add(race.runnerUp.token);
   r.differing.slice(0, 6).forEach((d) => tokens.add(d.token));
   for (let t = 0; tokens.size < Math.min(n, 16); t++) tokens.add(t);
-  const rows = tokenRaces([...tokens].sort((x, y) => x - y)).map(({ token, a, b }) => ({ token, a: scoreLabel(a.score), b: scoreLabel(b.score) }));
+  const rows = tokenRaces(s, [...tokens].sort((x, y) => x - y)).map(({ token, a, b }) => ({ token, a: scoreLabel(a.score), b: scoreLabel(b.score) }));
   const highlight = new Set(r.differing.map((d) => d.token));
   if (r.flipped) [r.a.winner.token, r.b.winner.token].forEach((t) => highlight.add(t));
   drawScores($("score-chart"), rows, {
@@ -61,7 +62,7 @@ function drawRaceScores(r) {
  * winner and pipeline A's runner-up) on the number line of each pipeline's
  * precision, with a text summary and the data as a table.
  */
-function showUlps(r) {
+function showUlps(s, r) {
   const canvas = $("ulp-chart");
   const pair = r.flipped ? [r.a.winner.token, r.b.winner.token] : [r.a.winner.token, r.a.runnerUp?.token];
   if (pair[1] === undefined) {
@@ -70,7 +71,7 @@ function showUlps(r) {
     $("ulp-table").innerHTML = "";
     return;
   }
-  const races = tokenRaces(pair);
+  const races = tokenRaces(s, pair);
   const lines = ["a", "b"].map((k) => ulpLine(r[k].precision, races.map((x) => [x.token, x[k]])));
   const names = [r.aName, r.bName].map((name, i) => `${lines[i].precision === "f32" ? "fp32" : "fp64"}: ${name}`);
   const winners = [r.a.winner.token, r.b.winner.token];
@@ -98,11 +99,14 @@ function showUlps(r) {
       })).join("");
 }
 
-function showCompare() {
+/** The race of the state on show, compared in the race worker off the main thread. */
+async function showCompare() {
+  const s = state;
   let report;
   try {
-    report = ask(compareScenario());
+    report = await askRaces("compare", compareScenario(s, { typed: true }));
   } catch (e) {
+    if (state !== s) return;
     $("compare-summary").innerHTML = `<p class="error">${esc(e.message)}</p>`;
     $("score-chart").hidden = $("ulp-chart").hidden = true;
     describeChart("score-chart", null);
@@ -110,11 +114,13 @@ function showCompare() {
     $("ulp-table").innerHTML = "";
     return;
   }
+  // A later state asked again: this answer is not shown.
+  if (!report || state !== s) return;
   $("score-chart").hidden = false;
   const r = report.result;
   $("compare-summary").innerHTML = compareHtml(r);
-  drawRaceScores(r);
-  showUlps(r);
+  drawRaceScores(s, r);
+  showUlps(s, r);
 }
 
 function showOverflow() {
@@ -149,11 +155,11 @@ function showOverflow() {
     `<p id="policy-pick">Under ${policy}: ${mine.race ? `token ${mine.race.winner.token} wins` : esc(mine.error)}.</p>`;
 }
 
-/** Redraws the section from the state. */
+/** Redraws the section from the state; the promise settles once the race is shown. */
 export function render({ sync = false } = {}) {
   if (sync) $("nan-policy").value = state.nanPolicy;
-  showCompare();
   showOverflow();
+  return showCompare();
 }
 
 export function wire() {

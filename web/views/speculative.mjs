@@ -344,8 +344,14 @@ function showLossless(reports, label, model, trials) {
       .join("") + "</table>";
 }
 
-/** Redraws the section from the state (the form too when the batch changed elsewhere). */
+/** What the step depends on, as last drawn: the batch, the seed and the NaN policy. */
+let drawnFor = [];
+
+/** Redraws the section when its batch, seed or NaN policy changed (the form too when the batch changed elsewhere). */
 export function render() {
+  const key = [state.spec, state.seed, state.nanPolicy];
+  if (key.every((k, i) => k === drawnFor[i])) return;
+  drawnFor = key;
   if (formFor !== state.spec) showSpecEditor();
   showSpec();
 }

@@ -1,10 +1,9 @@
 // Section 4, theory: the exact win probability of each group of equal
 // weights under the ideal race and both pipelines (computed in the theory
 // worker), and each pipeline's dead zone.
-import { deadZone } from "../core.mjs";
 import { $, esc } from "../dom.mjs";
 import { fmt, fmtBounded } from "../format.mjs";
-import { askTheory, dropTheory } from "../workers.mjs";
+import { askTheory, deadZoneOf, dropTheory } from "../workers.mjs";
 import { state } from "../state.mjs";
 
 /** The most distinct weights for which exact probabilities are computed (the cost grows with their square). */
@@ -54,8 +53,11 @@ function showExact() {
   });
 }
 
-function showDeadZone() {
-  const rows = state.models.map((model) => ({ model, r: deadZone(model, state.weights) }));
+/** Each pipeline's dead zone, computed off the main thread. */
+async function showDeadZone() {
+  const { weights, models } = state;
+  const rows = await Promise.all(models.map(async (model) => ({ model, r: await deadZoneOf(model, weights) })));
+  if (state.weights !== weights || state.models !== models) return;
   $("dead-zone").innerHTML =
     "<tr><th>model</th><th>dead tokens</th><th>lost mass (share of the weight)</th><th>weight threshold</th><th>E min</th><th>E max</th></tr>" +
     rows
@@ -65,8 +67,8 @@ function showDeadZone() {
       .join("");
 }
 
-/** Redraws the section from the state. */
+/** Redraws the section from the state; the promise settles once the dead zones are shown. */
 export function render() {
-  showDeadZone();
   showExact();
+  return showDeadZone();
 }

@@ -1,13 +1,14 @@
 // Section 1, the race's weights: the preset and its parameters, pasted
 // numbers, the sliders over a handful of tokens, and the weights chart with
 // pipeline A's dead zone.
-import { deadZone, ex } from "../core.mjs";
+import { ex } from "../core.mjs";
 import { $, checkedNumbers } from "../dom.mjs";
 import { fmt, fmt32 } from "../format.mjs";
 import { PARAM_LIMITS, PRESETS, fromLogits, parseNumbers } from "../presets.mjs";
 import { drawWeights } from "../chart.mjs";
 import { state, update, withPreset, withWeights } from "../state.mjs";
 import { describeChart } from "../described.mjs";
+import { deadZoneOf } from "../workers.mjs";
 
 /** Which presets show which parameter field. */
 const FIELDS = { tails: ["many-tail"], gap: ["many-tail"], vocab: ["uniform", "zipf"], zipf: ["zipf"] };
@@ -99,7 +100,7 @@ function syncControls() {
   $("preset-error").textContent = "";
 }
 
-/** Redraws the section from the state. */
+/** Redraws the section from the state; the promise settles once the chart is drawn. */
 export function render({ sync = false } = {}) {
   if (sync) syncControls();
   if (slidersFor !== state.baseWeights) buildSliders();
@@ -107,12 +108,16 @@ export function render({ sync = false } = {}) {
   $("weight-edits").textContent = state.weightEdits.length
     ? `Weights set by the sliders: ${state.weightEdits.map(([t]) => `token ${t} = ${fmt32(state.weights[t])}`).join("; ")}`
     : "";
-  const dead = deadZone(state.models[0], state.weights);
-  const threshold = dead.count ? dead.threshold : null;
-  drawWeights($("prob-chart"), state.weights, { threshold });
-  const summary = `${state.weights.length} tokens; pipeline A kills ${dead.count} of them (mass ${fmt(dead.mass)}).`;
-  $("prob-summary").textContent = summary;
-  describeChart("prob-chart", summary, ["token", "weight"], weightRows(state.weights));
+  // The chart waits for pipeline A's dead zone, computed off the main thread.
+  const { weights, models } = state;
+  return deadZoneOf(models[0], weights).then((dead) => {
+    if (state.weights !== weights || state.models[0] !== models[0]) return;
+    const threshold = dead.count ? dead.threshold : null;
+    drawWeights($("prob-chart"), weights, { threshold });
+    const summary = `${weights.length} tokens; pipeline A kills ${dead.count} of them (mass ${fmt(dead.mass)}).`;
+    $("prob-summary").textContent = summary;
+    describeChart("prob-chart", summary, ["token", "weight"], weightRows(weights));
+  });
 }
 
 /** The weights chart's data: every token up to 64, else the first 32 and the last 32, each with its weight. */
