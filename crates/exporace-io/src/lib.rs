@@ -36,3 +36,8 @@ pub use safetensors_file::{
     read_safetensors, read_safetensors_file, write_safetensors, write_safetensors_file,
 };
 pub use tensor::{DType, Data, MAX_ELEMENTS, Tensor};
+
+// The README's example, compiled and run as a doc test.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

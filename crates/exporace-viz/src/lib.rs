@@ -27,6 +27,8 @@
 //! # Ok::<(), String>(())
 //! ```
 
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
 mod bars;
 mod curves;
 mod frame;
@@ -38,3 +40,8 @@ pub use bars::{BarChart, BarSeries, Threshold, draw_bars};
 #[cfg(feature = "svg")]
 pub use curves::curves_svg;
 pub use curves::{CurveChart, Series, draw_curves};
+
+// The README's example, compiled and run as a doc test.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -36,6 +36,10 @@
 //! - `entropy`: seeds from the system's entropy source for calls without a seed.
 //! - `scenario` (default): the JSON scenario format shared by the CLI, the npm
 //!   package and the page.
+//! - `rand` (default): the race as a `rand` distribution and the generator of
+//!   exporace's own noise words ([`distr`]).
+//! - `parallel`: recovered tokens and experiments over a rayon pool, with the
+//!   same bits as one thread.
 
 #![no_std]
 #![cfg_attr(docsrs, feature(doc_cfg))]
