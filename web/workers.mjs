@@ -46,11 +46,11 @@ export function dropTheory(kind) {
 const races = { worker: null, next: 0, pending: new Map(), latest: {} };
 
 /**
- * The core's report on `scenario`, computed in the race worker: a promise of
- * the report, or of null when a later request of the same `kind` was made
+ * The race worker's answer to `message` ({scenario} or {tokens}): a promise
+ * of the answer, or of null when a later request of the same `kind` was made
  * meanwhile (its answer is stale); it rejects with the core's refusal.
  */
-export function askRaces(kind, scenario) {
+export function askRaces(kind, message) {
   if (!races.worker) {
     races.worker = moduleWorker("race-worker.mjs");
     races.worker.onmessage = ({ data }) => {
@@ -58,14 +58,14 @@ export function askRaces(kind, scenario) {
       races.pending.delete(data.id);
       if (races.latest[p.kind] !== undefined && races.latest[p.kind] !== data.id) p.ok(null);
       else if (data.error) p.fail(new Error(data.error));
-      else p.ok(data.report);
+      else p.ok(data);
     };
   }
   const id = ++races.next;
   if (kind) races.latest[kind] = id;
   return new Promise((ok, fail) => {
     races.pending.set(id, { kind, ok, fail });
-    races.worker.postMessage({ id, scenario });
+    races.worker.postMessage({ id, ...message });
   });
 }
 
@@ -74,6 +74,6 @@ const deadZones = new WeakMap();
 export function deadZoneOf(model, weights) {
   let byModel = deadZones.get(weights);
   if (!byModel) deadZones.set(weights, (byModel = new Map()));
-  if (!byModel.has(model)) byModel.set(model, askRaces(null, { op: "dead_zone", model, weights }).then((r) => r.result));
+  if (!byModel.has(model)) byModel.set(model, askRaces(null, { scenario: { op: "dead_zone", model, weights } }).then((a) => a.report.result));
   return byModel.get(model);
 }

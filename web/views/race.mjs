@@ -2,7 +2,7 @@
 // the exact winner), the scores of the tokens that matter, the flip's two
 // scores on the number line of representable values, and overflow under
 // each NaN policy.
-import { ask, coreRace, modelFacts, scenarioNumber, scoreLabel } from "../core.mjs";
+import { ask, modelFacts, scoreLabel } from "../core.mjs";
 import { $, esc } from "../dom.mjs";
 import { fmt } from "../format.mjs";
 import { drawScores } from "../chart.mjs";
@@ -12,35 +12,33 @@ import { describeChart } from "../described.mjs";
 import { askRaces } from "../workers.mjs";
 import { compareScenario, state, update } from "../state.mjs";
 
-/** The invQ array of one token under each pipeline of state `s`: inline noise (fp64, and its fp32 cast) or each model's seeded draw. */
-function tokenNoise(s, t) {
-  if (s.noise) {
-    const v = scenarioNumber(s.noise[t]);
-    return [Float64Array.of(v), Float32Array.of(v)];
-  }
-  return s.models.map((model) => {
-    const d = ask({ op: "noise", model, seed: s.seed, row: s.row, start: t, count: 1 }).result;
-    const v = d.draws[0].invQ === "inf" ? Infinity : Number(d.draws[0].invQ);
-    return d.model.precision === "f64" ? Float64Array.of(v) : Float32Array.of(v);
+/** Each token's race in both pipelines of state `s`, computed in the race worker: [{ token, a: {score, bits}, b: {score, bits} }]. */
+async function tokenRaces(s, tokens) {
+  const answer = await askRaces("tokens", {
+    tokens: {
+      tokens,
+      weights: tokens.map((t) => s.weights[t]),
+      noise: s.noise ? tokens.map((t) => s.noise[t]) : null,
+      models: s.models,
+      seed: s.seed,
+      row: s.row,
+    },
   });
+  return answer?.races ?? null;
 }
 
-/** Each token's race in both pipelines of state `s`, by the core: [{ token, a: {score, bits}, b: {score, bits} }]. */
-function tokenRaces(s, tokens) {
-  return tokens.map((t) => {
-    const [qa, qb] = tokenNoise(s, t);
-    return { token: t, a: coreRace(s.weights[t], qa), b: coreRace(s.weights[t], qb) };
-  });
-}
-
-/** Scores of the winners, runner-ups, differing tokens and the first tokens, in both pipelines. */
-function drawRaceScores(s, r) {
-  const n = s.weights.length;
+/** The tokens whose scores are drawn: the winners, runner-ups, differing tokens and the first tokens, up to 16. */
+function shownTokens(s, r) {
   const tokens = new Set([r.a.winner.token, r.b.winner.token]);
   for (const race of [r.a, r.b]) if (race.runnerUp) tokens.add(race.runnerUp.token);
   r.differing.slice(0, 6).forEach((d) => tokens.add(d.token));
-  for (let t = 0; tokens.size < Math.min(n, 16); t++) tokens.add(t);
-  const rows = tokenRaces(s, [...tokens].sort((x, y) => x - y)).map(({ token, a, b }) => ({ token, a: scoreLabel(a.score), b: scoreLabel(b.score) }));
+  for (let t = 0; tokens.size < Math.min(s.weights.length, 16); t++) tokens.add(t);
+  return [...tokens].sort((x, y) => x - y);
+}
+
+/** Scores of the shown tokens in both pipelines (`races`, from tokenRaces). */
+function drawRaceScores(r, races) {
+  const rows = races.map(({ token, a, b }) => ({ token, a: scoreLabel(a.score), b: scoreLabel(b.score) }));
   const highlight = new Set(r.differing.map((d) => d.token));
   if (r.flipped) [r.a.winner.token, r.b.winner.token].forEach((t) => highlight.add(t));
   drawScores($("score-chart"), rows, {
@@ -62,16 +60,19 @@ function drawRaceScores(s, r) {
  * winner and pipeline A's runner-up) on the number line of each pipeline's
  * precision, with a text summary and the data as a table.
  */
-function showUlps(s, r) {
+/** The two tokens that decided the race, or one when there is no runner-up. */
+const decidingPair = (r) => (r.flipped ? [r.a.winner.token, r.b.winner.token] : [r.a.winner.token, r.a.runnerUp?.token]);
+
+function showUlps(r, byToken) {
   const canvas = $("ulp-chart");
-  const pair = r.flipped ? [r.a.winner.token, r.b.winner.token] : [r.a.winner.token, r.a.runnerUp?.token];
+  const pair = decidingPair(r);
   if (pair[1] === undefined) {
     canvas.hidden = true;
     $("ulp-summary").textContent = "One token: there is no second score to measure against.";
     $("ulp-table").innerHTML = "";
     return;
   }
-  const races = tokenRaces(s, pair);
+  const races = pair.map((t) => byToken.get(t));
   const lines = ["a", "b"].map((k) => ulpLine(r[k].precision, races.map((x) => [x.token, x[k]])));
   const names = [r.aName, r.bName].map((name, i) => `${lines[i].precision === "f32" ? "fp32" : "fp64"}: ${name}`);
   const winners = [r.a.winner.token, r.b.winner.token];
@@ -104,7 +105,7 @@ async function showCompare() {
   const s = state;
   let report;
   try {
-    report = await askRaces("compare", compareScenario(s, { typed: true }));
+    report = await askRaces("compare", { scenario: compareScenario(s, { typed: true }) });
   } catch (e) {
     if (state !== s) return;
     $("compare-summary").innerHTML = `<p class="error">${esc(e.message)}</p>`;
@@ -116,11 +117,15 @@ async function showCompare() {
   }
   // A later state asked again: this answer is not shown.
   if (!report || state !== s) return;
+  const r = report.report.result;
+  const shown = shownTokens(s, r);
+  const races = await tokenRaces(s, [...new Set([...shown, ...decidingPair(r).filter((t) => t !== undefined)])]);
+  if (!races || state !== s) return;
+  const byToken = new Map(races.map((x) => [x.token, x]));
   $("score-chart").hidden = false;
-  const r = report.result;
   $("compare-summary").innerHTML = compareHtml(r);
-  drawRaceScores(s, r);
-  showUlps(s, r);
+  drawRaceScores(r, shown.map((t) => byToken.get(t)));
+  showUlps(r, byToken);
 }
 
 function showOverflow() {
