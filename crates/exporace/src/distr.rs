@@ -6,7 +6,9 @@
 //! the uniform `u` on the grid `k 2^-53`, and `E = -ln_1p(-u)` in f64, rounded
 //! once to the noise type (the "ideal" transform of [`crate::noise`]). Scores,
 //! ties (the smallest index wins), NaN scores ([`NanPolicy`]) and zero
-//! weights follow the core races. With a [`NoiseRng`] the draws are the words
+//! weights follow the core races. A token whose bound `w / u` shows it
+//! cannot reach the runner-up is passed over without its logarithm, as in
+//! the fused seeded race; the result is the same. With a [`NoiseRng`] the draws are the words
 //! exporace's seeded races read, so a sample equals [`race_seeded`]'s winner
 //! bit for bit.
 //!
@@ -20,6 +22,7 @@ use rand::{Rng, SeedableRng, TryRng};
 
 use crate::error::{Error, Result};
 use crate::float::NoiseFloat;
+use crate::kernel::seeded::MARGIN;
 use crate::noise::{self, Stream};
 use crate::policy::NanPolicy;
 use crate::race::{Form, RaceResult, Standings};
@@ -123,6 +126,16 @@ impl<'a, T: NoiseFloat> ExpRace<'a, T> {
         let mut standings = Standings::new(self.policy);
         for (i, &w) in self.weights.iter().enumerate() {
             let u = (rng.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64);
+            // The fused seeded race's bound: a token with `w (1 + 2^-19) <=
+            // bar u` scores below the runner-up, and needs no logarithm.
+            if let Some(bar) = standings.bar().map(T::to_f64)
+                && bar > 0.0
+                && bar.is_finite()
+                && u > 0.0
+                && w as f64 * MARGIN <= bar * u
+            {
+                continue;
+            }
             let e = T::from_f64(noise::flipped_exp(u));
             let n = match self.form {
                 Form::Mul => T::ONE / e,

@@ -31,7 +31,7 @@ use crate::race::{Form, RaceResult};
 use crate::validate;
 
 /// `1 + 2^-19`: the bound's margin over `w / u`.
-pub(super) const MARGIN: f64 = 1.0 + 1.0 / (1u64 << 19) as f64;
+pub(crate) const MARGIN: f64 = 1.0 + 1.0 / (1u64 << 19) as f64;
 
 /// The noise value the unfused path stores for token `token`: `1 / E` for
 /// [`Form::Mul`], `E` for [`Form::Div`].
