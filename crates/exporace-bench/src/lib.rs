@@ -17,6 +17,8 @@ pub const BATCHES: [usize; 3] = [1, 8, 64];
 pub const RESIDUAL_BATCHES: [usize; 2] = [1, 64];
 /// Vocabulary sizes: Llama 2, Llama 3, Qwen, Gemma 3.
 pub const VOCABS: [usize; 4] = [32_000, 128_256, 152_064, 262_144];
+/// Vocabulary sizes of the side-by-side group against `rand`: Llama 2, Qwen, Gemma 3.
+pub const SIDE_BY_SIDE_VOCABS: &[usize] = &[32_000, 152_064, 262_144];
 /// Thread counts.
 pub const THREADS: [usize; 2] = [1, 2];
 /// The vocabulary of the cases also timed against the plain C peers (Qwen's,

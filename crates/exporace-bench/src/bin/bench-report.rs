@@ -1,6 +1,9 @@
 //! Reads criterion's results of the `kernels` bench and writes them as JSON,
 //! every kernel figure a ratio against the probe and the scalar reference of
-//! its own group, with machine and version information.
+//! its own group, with machine and version information. The `side_by_side`
+//! bench's groups go to `side_by_side`: each sampler's median and its ratio
+//! to the fused seeded f32 race of the same vocabulary. A run that measured
+//! only one of the two keeps the other's figures already in the file.
 //!
 //! Usage: `bench-report [CRITERION_DIR] [OUT_JSON]` (defaults
 //! `target/native/criterion` and `benches/results.json`).
@@ -100,6 +103,55 @@ fn target_ns(group: &str) -> Option<f64> {
     group.starts_with("exact/").then_some(50e6)
 }
 
+/// The `side-by-side/V{v}` groups: every function's median and its ratio to
+/// `seeded-f32` in the same group, printed and as JSON; `None` if the run
+/// has none.
+fn side_by_side(groups: &BTreeMap<String, BTreeMap<String, f64>>) -> Option<Vec<Value>> {
+    let mut rows = Vec::new();
+    for (group, f) in groups {
+        let Some(v) = group.strip_prefix("side-by-side/V") else {
+            continue;
+        };
+        let base = f.get("seeded-f32").copied();
+        let mut functions = serde_json::Map::new();
+        for (function, &ns) in f {
+            let ratio = base.map(|b| ns / b);
+            println!(
+                "{group:<24} {function:>22} {:>12.1} us {:>10}",
+                ns / 1e3,
+                ratio.map_or("-".into(), |r| format!("{r:.2}x")),
+            );
+            functions.insert(
+                function.clone(),
+                json!({ "median_ns": ns, "ratio_to_seeded_f32": ratio }),
+            );
+        }
+        rows.push(json!({ "case": group, "vocab": v.parse::<u64>().ok(), "functions": functions }));
+    }
+    (!rows.is_empty()).then_some(rows)
+}
+
+/// This machine's CPU model, core count and whether it has AVX-512F.
+fn machine() -> Value {
+    let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let cpu = cpuinfo
+        .lines()
+        .find_map(|l| {
+            l.strip_prefix("model name")
+                .map(|r| r.trim_start_matches([' ', '\t', ':']))
+        })
+        .unwrap_or("unknown");
+    let flags = cpuinfo
+        .lines()
+        .find(|l| l.starts_with("flags"))
+        .unwrap_or("");
+    json!({
+        "cpu": cpu,
+        "cores": std::thread::available_parallelism().map_or(1, |n| n.get()),
+        "avx512f": flags.contains(" avx512f"),
+    })
+}
+
 fn run(cmd: &str, args: &[&str]) -> String {
     Command::new(cmd)
         .args(args)
@@ -196,24 +248,9 @@ fn main() {
             }));
         }
     }
-    let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
-    let cpu = cpuinfo
-        .lines()
-        .find_map(|l| {
-            l.strip_prefix("model name")
-                .map(|r| r.trim_start_matches([' ', '\t', ':']))
-        })
-        .unwrap_or("unknown");
-    let flags = cpuinfo
-        .lines()
-        .find(|l| l.starts_with("flags"))
-        .unwrap_or("");
+    let pairs = side_by_side(&groups);
     let report = json!({
-        "machine": {
-            "cpu": cpu,
-            "cores": std::thread::available_parallelism().map_or(1, |n| n.get()),
-            "avx512f": flags.contains(" avx512f"),
-        },
+        "machine": machine(),
         "rustc": run("rustc", &["--version"]),
         "rustflags": std::env::var("RUSTFLAGS").unwrap_or_default(),
         "crates": {
@@ -232,6 +269,35 @@ fn main() {
                   pinned_workers = each worker of the 2-thread pools ran on a CPU of its own (exporace_bench::pool); exact cases: the whole computation against its 50 ms target",
         "cases": cases,
     });
+    let date = run("date", &["-u", "+%Y-%m-%dT%H:%M:%SZ"]);
+    let previous: Option<Value> = std::fs::read_to_string(&out)
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok());
+    let kept_pairs = previous
+        .as_ref()
+        .and_then(|v| v.get("side_by_side").cloned());
+    let mut report = match previous {
+        Some(old) if cases.is_empty() => old,
+        _ => report,
+    };
+    let pairs = match pairs {
+        Some(rows) => Some(json!({
+            "machine": machine(),
+            "date": date,
+            "rustflags": std::env::var("RUSTFLAGS").unwrap_or_default(),
+            "crates": { "rand": "0.10.4", "rand_distr": "0.6.0" },
+            "notes": "one thread; one sample per iteration from a fresh V-token weight vector (exp(-40 u), u uniform); \
+                      weighted-index = rand's WeightedIndex built then sampled once; weighted-index-reuse = a WeightedIndex built once, sampled; \
+                      exp1-race = argmax w / E over rand_distr::Exp1 (f64); exprace-f32/f64 = exporace::distr::ExpRace; \
+                      the generator of all four is StdRng (ChaCha12); seeded-f32/f64 = exporace::race_seeded (Philox in lanes, a log only for candidates); \
+                      ratio_to_seeded_f32 = median / seeded-f32's median in the same group",
+            "cases": rows,
+        })),
+        None => kept_pairs,
+    };
+    if let Some(p) = pairs {
+        report["side_by_side"] = p;
+    }
     let text = serde_json::to_string_pretty(&report).unwrap_or_default();
     if let Some(dir) = out.parent() {
         let _ = std::fs::create_dir_all(dir);
