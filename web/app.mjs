@@ -15,8 +15,8 @@ import * as speculative from "./views/speculative.mjs";
 import * as performance_ from "./views/performance.mjs";
 import * as share from "./views/share.mjs";
 
-/** The views drawn from the state, in the order they redraw. */
-const DRAWN = { weights, noise, theory, guide, race, speculative };
+/** The views drawn from the state, in the order they redraw: the lead figure first, before other views write. */
+const DRAWN = { guide, weights, noise, theory, race, speculative };
 
 let generation = 0;
 

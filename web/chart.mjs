@@ -14,9 +14,11 @@ export const IDEAL_COLOR = [85, 85, 85];
 
 /** Draws `chart` at the canvas's CSS size and marks the canvas as drawn; a hidden canvas is left alone. */
 function draw(canvas, chart) {
-  if (!canvas.clientWidth || !canvas.clientHeight) return;
-  canvas.width = canvas.clientWidth;
-  canvas.height = canvas.clientHeight;
+  const width = canvas.clientWidth, height = canvas.clientHeight;
+  if (!width || !height) return;
+  // The chart paints its whole area: a canvas of the right size is not resized (which would lay the page out again).
+  if (canvas.width !== width) canvas.width = width;
+  if (canvas.height !== height) canvas.height = height;
   ex.drawBars(canvas, chart);
   canvas.dataset.drawn = String(chart.series[0].values.length);
   // Which colour each series got, for the legend's readers and the tests.

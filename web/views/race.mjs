@@ -51,7 +51,8 @@ function drawRaceScores(r, races) {
     winnerB: r.b.winner.token,
     highlight,
   });
-  describeChart("score-chart", `Scores of ${rows.length} tokens: ${r.aName} picks token ${r.a.winner.token}, ${r.bName} picks token ${r.b.winner.token}.`,
+  // Written after every chart is drawn: a write between two draws would lay the page out again.
+  return () => describeChart("score-chart", `Scores of ${rows.length} tokens: ${r.aName} picks token ${r.a.winner.token}, ${r.bName} picks token ${r.b.winner.token}.`,
     ["token", `score under ${r.aName}`, `score under ${r.bName}`], rows.map((x) => [String(x.token), fmt(x.a), fmt(x.b)]));
 }
 
@@ -123,9 +124,10 @@ async function showCompare() {
   if (!races || state !== s) return;
   const byToken = new Map(races.map((x) => [x.token, x]));
   $("score-chart").hidden = false;
-  $("compare-summary").innerHTML = compareHtml(r);
-  drawRaceScores(r, shown.map((t) => byToken.get(t)));
+  const describe = drawRaceScores(r, shown.map((t) => byToken.get(t)));
   showUlps(r, byToken);
+  describe();
+  $("compare-summary").innerHTML = compareHtml(r);
 }
 
 function showOverflow() {

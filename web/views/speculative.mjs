@@ -259,6 +259,11 @@ function showSpecRaces(report) {
     html += `<canvas id="spec-bonus-chart-${b}" class="chart small" role="img" aria-label="bonus race of request ${b}"></canvas></div>`;
   });
   $("spec-races").innerHTML = html;
+  // Sizes read in one pass and the canvases sized in one: the page is laid out once for all the charts, and
+  // the descriptions are written after the last is drawn.
+  const canvases = charts.map((c) => $(c.id));
+  const sizes = canvases.map((c) => [c.clientWidth, c.clientHeight]);
+  canvases.forEach((c, i) => Object.assign(c, { width: sizes[i][0], height: sizes[i][1] }));
   for (const c of charts) {
     drawScores($(c.id), c.rows, {
       title: c.title,
@@ -268,6 +273,8 @@ function showSpecRaces(report) {
       winnerB: c.b,
       highlight: c.flip ? new Set([c.a, c.b]) : new Set(),
     });
+  }
+  for (const c of charts) {
     describeChart(c.id, `${c.title}: fp32 picks token ${c.a}, fp64 picks token ${c.b}.`,
       ["token", "score fp32", "score fp64"], c.rows.map((x) => [String(x.token), fmt32(x.a), fmt(x.b)]));
   }
