@@ -62,14 +62,16 @@ cp "$src/worker-node.mjs" "$out/node/worker-node.mjs"
 cp "$src/worker-web.js" "$out/web/worker-web.js"
 
 if [ "$threads" = 1 ]; then
-  step "threaded wasm (nightly, atomics, shared memory)"
-  RUSTFLAGS="-C target-feature=+atomics,+bulk-memory,+mutable-globals,+simd128 \
+  step "threaded wasm (the nightly of crates/exporace-wasm/threads/rust-toolchain.toml, atomics, shared memory)"
+  # Run from the folder of the pinned toolchain file, so rustup takes its nightly.
+  (cd crates/exporace-wasm/threads &&
+    RUSTFLAGS="-C target-feature=+atomics,+bulk-memory,+mutable-globals,+simd128 \
  -C link-arg=--shared-memory -C link-arg=--max-memory=1073741824 -C link-arg=--import-memory \
  -C link-arg=--export=__wasm_init_tls -C link-arg=--export=__tls_size \
  -C link-arg=--export=__tls_align -C link-arg=--export=__tls_base" \
-  CARGO_TARGET_DIR=target/threads \
-    cargo +nightly build -p exporace-wasm --target wasm32-unknown-unknown --release \
-    --features threads -Z build-std=panic_abort,std
+    CARGO_TARGET_DIR="$PWD/../../../target/threads" \
+    cargo build --manifest-path ../Cargo.toml --target wasm32-unknown-unknown --release \
+      --features threads -Z build-std=panic_abort,std)
   bindgen target/threads/wasm32-unknown-unknown/release/exporace_wasm.wasm web "$out/threads" "${small[@]}"
   # The pool's workers import the glue by its file name (wasm-bindgen-rayon's
   # own `import('../../..')` names a directory, which only bundlers resolve),

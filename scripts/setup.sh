@@ -19,11 +19,14 @@ for t in wasm32v1-none wasm32-unknown-unknown; do
   grep -qx "$t" <<<"$installed" || rustup target add "$t"
 done
 
-step "nightly rust-src and wasm target (threaded build)"
-rustup toolchain list | grep -q '^nightly' || rustup toolchain install nightly --profile minimal
-rustup +nightly component list --installed | grep -q '^rust-src' || rustup +nightly component add rust-src
-rustup +nightly target list --installed | grep -qx wasm32-unknown-unknown \
-  || rustup +nightly target add wasm32-unknown-unknown
+# The threaded build's nightly, pinned in its toolchain file.
+nightly=$(sed -n 's/^channel = "\(.*\)"$/\1/p' crates/exporace-wasm/threads/rust-toolchain.toml)
+step "$nightly with rust-src and the wasm target (threaded build)"
+rustup toolchain list | grep -q "^$nightly" \
+  || rustup toolchain install "$nightly" --profile minimal --component rust-src --target wasm32-unknown-unknown
+rustup +"$nightly" component list --installed | grep -q '^rust-src' || rustup +"$nightly" component add rust-src
+rustup +"$nightly" target list --installed | grep -qx wasm32-unknown-unknown \
+  || rustup +"$nightly" target add wasm32-unknown-unknown
 
 step "chromium and chromedriver (Debian)"
 if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
