@@ -1415,6 +1415,8 @@ test("the first screen leads with the live figure: P(a tail wins) against the ga
   assert.equal(await text(page, "#gap-slider-out"), "20 nats");
   await page.waitForFunction(() => !document.getElementById("guide-f64").textContent.startsWith("…"), null, { timeout: 120000 });
   assert.match(await text(page, "#exact-chart-summary"), /the marker stands at 20 nats/);
+  assert.equal(await text(page, "#lead-readout"),
+    `At 20 nats, P(one of 262144 tails wins) is exactly ${await text(page, "#guide-f32")} with fp32 noise (torch CUDA) and ${await text(page, "#guide-f64")} with fp64 noise.`);
   const at20 = core.winProbabilities("torch-cuda-f64", Float64Array.from(core.weightsFromLogits(Float64Array.of(0, -20), 1)), Float64Array.of(1, PARAMS.tails)).groups[1];
   assert.ok(Math.abs(Number(await text(page, "#guide-f64")) - at20.probability) <= Math.max(at20.upper - at20.probability, at20.probability - at20.lower));
   assert.deepEqual(errors, []);

@@ -30,6 +30,9 @@ function showNumbers() {
     };
     $("guide-f32").textContent = probability("torch-cuda-f32");
     $("guide-f64").textContent = probability("torch-cuda-f64");
+    $("lead-readout").textContent = error ? "" :
+      `At ${gap} nats, P(one of ${tails} tails wins) is exactly ${probability("torch-cuda-f32")} with fp32 noise ` +
+      `(torch CUDA) and ${probability("torch-cuda-f64")} with fp64 noise.`;
   });
   $("guide-gap").textContent = $("guide-gap-intro").textContent = String(gap);
   $("guide-tails").textContent = String(tails);
