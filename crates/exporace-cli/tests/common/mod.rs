@@ -1,5 +1,8 @@
 //! Helpers shared by the command-line tests.
 
+// Each test file compiles this module and uses some of its helpers.
+#![allow(dead_code)]
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
