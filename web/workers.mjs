@@ -60,6 +60,15 @@ export function askRaces(kind, message) {
       else if (data.error) p.fail(new Error(data.error));
       else p.ok(data);
     };
+    // A worker that fails (to load, or at all) fails what it was asked, and the next request starts another.
+    races.worker.onerror = (e) => {
+      e.preventDefault();
+      const failed = races.pending;
+      races.worker.terminate();
+      races.worker = null;
+      races.pending = new Map();
+      for (const p of failed.values()) p.fail(new Error(`the race worker failed: ${e.message || "it did not load"}`));
+    };
   }
   const id = ++races.next;
   if (kind) races.latest[kind] = id;
@@ -74,6 +83,11 @@ const deadZones = new WeakMap();
 export function deadZoneOf(model, weights) {
   let byModel = deadZones.get(weights);
   if (!byModel) deadZones.set(weights, (byModel = new Map()));
-  if (!byModel.has(model)) byModel.set(model, askRaces(null, { scenario: { op: "dead_zone", model, weights } }).then((a) => a.report.result));
+  if (!byModel.has(model)) {
+    const answer = askRaces(null, { scenario: { op: "dead_zone", model, weights } }).then((a) => a.report.result);
+    // A failure is not kept: the next ask tries again.
+    answer.catch(() => byModel.delete(model));
+    byModel.set(model, answer);
+  }
   return byModel.get(model);
 }

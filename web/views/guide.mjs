@@ -153,10 +153,16 @@ export function render() {
   const many = state.preset === "many-tail";
   $("guide-other").hidden = many;
   $("lead-figure").hidden = !many;
-  if (!many) return;
+  // The figure and the numbers follow the parameters, the pipelines and the first two weights alone.
+  const key = [state.preset, state.params, state.models, state.weights[0], state.weights[1]];
+  if (!many || key.every((k, i) => k === drawnFor[i])) return;
+  drawnFor = key;
   showCurve();
   showNumbers();
 }
+
+/** The state the view was last drawn for. */
+let drawnFor = [];
 
 /** The gap slider moves the preset's gap field (the field's own check applies); "back" picks the many-tail preset. */
 export function wire() {

@@ -69,6 +69,13 @@ async function showDeadZone() {
 
 /** Redraws the section from the state; the promise settles once the dead zones are shown. */
 export function render() {
+  // Both follow the weights and the pipelines alone.
+  const key = [state.weights, state.models];
+  if (key.every((k, i) => k === drawnFor[i])) return undefined;
+  drawnFor = key;
   showExact();
   return showDeadZone();
 }
+
+/** The state the section was last drawn for. */
+let drawnFor = [];
