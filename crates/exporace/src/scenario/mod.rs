@@ -43,7 +43,7 @@ pub use output::{
 };
 #[cfg(feature = "std")]
 pub use study::ExperimentOut;
-pub use study::{ExactBody, ExactOut, ExperimentBody, MAX_TRIALS, SamplerSpec};
+pub use study::{ExactBody, ExactOut, ExperimentBody, MAX_TRIAL_TOKENS, MAX_TRIALS, SamplerSpec};
 
 use crate::error::{Error, Result};
 use crate::float::{NoiseFloat, Precision};

@@ -87,6 +87,12 @@ pub enum SamplerSpec {
 /// The most trials one `experiment` scenario may run.
 pub const MAX_TRIALS: u64 = 100_000_000;
 
+/// The most token draws (trials times target tokens) one `experiment`
+/// scenario may run. A scenario reports no progress and cannot be stopped;
+/// longer runs belong to the CLI's studies or the npm package's
+/// `runExperimentAsync`, which report progress and stop on request.
+pub const MAX_TRIAL_TOKENS: u64 = 1 << 30;
+
 /// An `experiment` body.
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -152,6 +158,14 @@ pub fn experiment(
         });
     }
     let target: Vec<f32> = super::number::floats("target", &b.target)?;
+    let draws = b.trials.saturating_mul(target.len() as u64);
+    if draws > MAX_TRIAL_TOKENS {
+        return Err(crate::error::Error::TooLarge {
+            what: "experiment token draws (trials x target tokens)",
+            size: draws,
+            limit: MAX_TRIAL_TOKENS,
+        });
+    }
     let draft: Option<Vec<f32>> = b
         .draft
         .as_ref()
