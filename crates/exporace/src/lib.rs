@@ -7,9 +7,10 @@
 //!
 //! The crate is `#![no_std]` and does pure math with no I/O. The same seed gives
 //! the same bits natively and in wasm, with one thread or many: transcendental
-//! functions are pure Rust (the `libm` crate, and glibc's `log1p` ported for
-//! the `torch-cpu` model), and every random value is addressed by (seed,
-//! stream, row, token) rather than drawn from a sequential state.
+//! functions are pure Rust (the `libm` crate), and every random value is
+//! addressed by (seed, stream, row, token) rather than drawn from a sequential
+//! state. Noise models, exact probabilities, experiments, forensics and the
+//! scenario format are the `exporace-study` crate's.
 //!
 //! ## Quick start
 //!
@@ -34,8 +35,9 @@
 //! - `alloc`: recovered tokens, rejection sampling and other APIs that return vectors.
 //! - `std` (default): implies `alloc` and `entropy`.
 //! - `entropy`: seeds from the system's entropy source for calls without a seed.
-//! - `scenario` (default): the JSON scenario format shared by the CLI, the npm
-//!   package and the page.
+//! - `parallel`: requests and long rows over rayon's pool, the same bits for
+//!   any thread count.
+//! - `serde`: serde derives for [`Form`] and [`Precision`].
 
 #![no_std]
 #![cfg_attr(docsrs, feature(doc_cfg))]
@@ -46,22 +48,11 @@ extern crate alloc;
 extern crate std;
 
 mod error;
-#[cfg(feature = "alloc")]
-pub mod exact;
-#[cfg(feature = "std")]
-pub mod experiment;
 mod float;
-#[cfg(feature = "alloc")]
-pub mod forensics;
-pub mod glibc_log1p;
 mod kernel;
-pub mod libdevice;
 mod log1p_lanes;
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 mod log1p_simd128;
-#[cfg(feature = "alloc")]
-pub mod models;
-pub mod mt19937;
 pub mod noise;
 pub mod philox;
 #[cfg(x86_avx512)]
@@ -74,11 +65,8 @@ mod race;
 mod recover;
 #[cfg(feature = "alloc")]
 mod rejection;
-#[cfg(feature = "scenario")]
-pub mod scenario;
 pub mod seed;
 mod spec;
-pub mod torch_cpu;
 pub mod validate;
 pub mod weights;
 

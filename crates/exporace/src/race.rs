@@ -12,8 +12,8 @@ use crate::validate;
 
 /// How a weight and a noise value combine into a score.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "scenario", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "scenario", serde(rename_all = "snake_case"))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum Form {
     /// `w * inv_q`: vLLM's recovered-token kernel.
     #[default]
