@@ -47,18 +47,14 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
+mod arch;
+#[cfg(test)]
+mod arch_tests;
 mod error;
 mod float;
 mod kernel;
-mod log1p_lanes;
-#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-mod log1p_simd128;
 pub mod noise;
 pub mod philox;
-#[cfg(x86_avx512)]
-mod philox_avx512;
-#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-mod philox_simd128;
 mod policy;
 mod race;
 #[cfg(feature = "alloc")]
@@ -67,6 +63,10 @@ mod recover;
 mod rejection;
 pub mod seed;
 mod spec;
+mod standings;
+mod stream;
+#[cfg(test)]
+mod test_inputs;
 pub mod validate;
 pub mod weights;
 
@@ -74,7 +74,7 @@ pub use error::{Error, Position, Result, ValueProblem};
 pub use float::{NoiseFloat, Precision};
 pub use kernel::seeded::race_seeded;
 pub use policy::NanPolicy;
-pub use race::{Contender, Form, RaceResult, race, race_div, race_mul};
+pub use race::{race, race_div, race_mul};
 #[cfg(feature = "alloc")]
 pub use recover::recover_tokens;
 #[cfg(feature = "alloc")]
@@ -82,6 +82,7 @@ pub use rejection::{Bonus, RejectionInputs, RejectionOutput, RequestTrace, rejec
 #[cfg(feature = "alloc")]
 pub use spec::SpecTensors;
 pub use spec::{PLACEHOLDER_DRAFT_ID, SpecBatch};
+pub use standings::{Contender, Form, RaceResult};
 
 /// The README's Rust example, compiled and run as a doc test.
 #[cfg(doctest)]

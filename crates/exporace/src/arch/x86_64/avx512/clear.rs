@@ -8,12 +8,12 @@
 //! joined them to compare, a dozen instructions for 16 tokens; here it is a
 //! load, a multiply and a compare into a mask (f64 noise: two of each). The
 //! scores are the scalar ones, bit for bit (IEEE products, and `vmaxps` for
-//! the residual as `lanes::residual`), so a step is found exactly where one
+//! the residual as `kernel::weights::residual`), so a step is found exactly where one
 //! of its tokens clears the bar, and the caller enters its tokens one by
 //! one. Calling the intrinsics and the unaligned loads from the slices'
-//! pointers are `unsafe`, as in `keys_avx512`.
+//! pointers are `unsafe`.
 //!
-//! [`enter_clearing`]: super::shared::enter_clearing
+//! [`enter_clearing`]: crate::kernel::enter::enter_clearing
 
 #![allow(unsafe_code)]
 
@@ -24,8 +24,8 @@ use core::arch::x86_64::{
     _mm512_sub_ps,
 };
 
-use super::LANES;
 use crate::float::NoiseFloat;
+use crate::kernel::sizes::LANES;
 
 /// The first step of [`LANES`] tokens, from token `from` on in steps of
 /// [`LANES`], where a token's score is above `bar` (`p * q`, or with
@@ -33,7 +33,7 @@ use crate::float::NoiseFloat;
 /// token, or the end of the last whole step from `from` when no step has
 /// one. A NaN bar is cleared by no score (the compare is ordered).
 #[inline]
-pub(super) fn next_clearing<T: NoiseFloat, const RESIDUAL: bool>(
+pub(crate) fn next_clearing<T: NoiseFloat, const RESIDUAL: bool>(
     p: &[f32],
     d: &[f32],
     noise: &[T],
@@ -91,7 +91,7 @@ unsafe fn search<const WIDE: bool, const RESIDUAL: bool>(
             if RESIDUAL {
                 // `vmaxps` gives its second operand where the first is NaN
                 // or either zero: `r` where `r > 0`, else `+0.0`, as
-                // `lanes::residual`.
+                // `kernel::weights::residual`.
                 w = _mm512_max_ps(_mm512_sub_ps(w, _mm512_loadu_ps(d.add(i))), zero);
             }
             if WIDE {
@@ -116,94 +116,4 @@ unsafe fn search<const WIDE: bool, const RESIDUAL: bool>(
         i += LANES;
     }
     end
-}
-
-#[cfg(test)]
-mod tests {
-    use alloc::vec::Vec;
-
-    use super::super::lanes::residual;
-    use super::*;
-
-    /// The first step from `from` with a score above `bar`, one token at a
-    /// time in the noise's type: the search's reference.
-    fn scalar<T: NoiseFloat, const RESIDUAL: bool>(
-        p: &[f32],
-        d: &[f32],
-        noise: &[T],
-        from: usize,
-        bar: T,
-    ) -> usize {
-        let end = from + (noise.len() - from) / LANES * LANES;
-        (from..end)
-            .step_by(LANES)
-            .find(|&s| {
-                (s..s + LANES).any(|i| {
-                    let w = if RESIDUAL { residual(p[i], d[i]) } else { p[i] };
-                    T::from_f32(w) * noise[i] > bar
-                })
-            })
-            .unwrap_or(end)
-    }
-
-    /// On valid rows (weights from `+0.0` up, residuals of zero or less
-    /// among them), with bars set to a token's own score (a tie, which does
-    /// not clear), just below it, above every score and NaN, from every
-    /// start: the step found is the scalar one's.
-    fn finds_the_scalar_step<T: NoiseFloat, const RESIDUAL: bool>() {
-        let mut x = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
-        let mut found = [0usize; 2];
-        for len in (0..70).chain([300, 301]) {
-            let mut value = |zeros: bool| {
-                let r = next();
-                if zeros && r.is_multiple_of(5) {
-                    0.0
-                } else {
-                    f32::from_bits(0x3000_0000 + (r >> 40) as u32 % 0x1000_0000)
-                }
-            };
-            let p: Vec<f32> = (0..len).map(|_| value(true)).collect();
-            let d: Vec<f32> = (0..len).map(|_| value(true)).collect();
-            let noise: Vec<T> = (0..len)
-                .map(|_| T::from_f64(f64::from(value(false)) * 1.000_000_1))
-                .collect();
-            let score = |i: usize| {
-                let w = if RESIDUAL { residual(p[i], d[i]) } else { p[i] };
-                T::from_f32(w) * noise[i]
-            };
-            for from in [0, 1, LANES, len / 2].into_iter().filter(|&f| f <= len) {
-                let mut bars = alloc::vec![T::from_f64(f64::INFINITY), T::from_f64(f64::NAN)];
-                for _ in 0..6.min(len) {
-                    let s = score(next() as usize % len);
-                    bars.extend([s, s.next_down()]);
-                }
-                for bar in bars {
-                    let want = scalar::<T, RESIDUAL>(&p, &d, &noise, from, bar);
-                    let got = next_clearing::<T, RESIDUAL>(&p, &d, &noise, from, bar);
-                    assert_eq!(got, want, "len {len} from {from} bar {bar:?}");
-                    found[usize::from(got + LANES <= len)] += 1;
-                }
-            }
-        }
-        // Both outcomes: a step found, and none.
-        assert!(found[0] > 100 && found[1] > 100, "{found:?}");
-    }
-
-    #[test]
-    fn finds_the_scalar_step_f32() {
-        finds_the_scalar_step::<f32, false>();
-        finds_the_scalar_step::<f32, true>();
-    }
-
-    #[test]
-    fn finds_the_scalar_step_f64() {
-        finds_the_scalar_step::<f64, false>();
-        finds_the_scalar_step::<f64, true>();
-    }
 }

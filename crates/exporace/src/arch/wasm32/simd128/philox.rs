@@ -19,7 +19,37 @@ use core::arch::wasm32::{
     u64x2_extmul_low_u32x4, v128, v128_xor,
 };
 
+use crate::arch::generic::philox::unit53;
 use crate::philox::{MUL_A, MUL_B, WEYL_0, WEYL_1};
+
+/// The uniforms of the 16 counters `(first + l, c1, c2, c3)` (`first + l`
+/// wrapping), as [`uniform53`] gives each: four groups of four through
+/// [`first_words`], where LLVM leaves the generic lanes scalar.
+///
+/// [`uniform53`]: crate::noise::uniform53
+#[inline(always)]
+pub(crate) fn uniforms16(first: u32, c1: u32, c2: u32, c3: u32, key: [u32; 2]) -> [f64; 16] {
+    let mut u = [0.0; 16];
+    let words = first_words::<4>(first, c1, c2, c3, key);
+    for (quad, [w0, w1]) in u.as_chunks_mut::<4>().0.iter_mut().zip(words) {
+        for (slot, (a, b)) in quad.iter_mut().zip(w0.into_iter().zip(w1)) {
+            *slot = unit53(a, b);
+        }
+    }
+    u
+}
+
+/// Word 0 of the blocks of the 16 counters `(first + l, c1, c2, c3)`, as
+/// the generic `top_words16` gives them.
+#[inline(always)]
+pub(crate) fn top_words16(first: u32, c1: u32, c2: u32, c3: u32, key: [u32; 2]) -> [u32; 16] {
+    let mut out = [0; 16];
+    let words = first_words::<4>(first, c1, c2, c3, key);
+    for (quad, [w0, _]) in out.as_chunks_mut::<4>().0.iter_mut().zip(words) {
+        *quad = w0;
+    }
+    out
+}
 
 /// High and low 32-bit halves of `a * m` per lane.
 #[inline(always)]

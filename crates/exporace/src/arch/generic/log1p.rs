@@ -11,7 +11,7 @@
 //! `ln_1p_neg`). The bits equal the scalar transform's on the fills' whole
 //! domain, `u = 0` and `u = k 2^-53` for `k` in `[1, 2^53)`; outside it
 //! (`u < 2^-53`, `u >= 1`, NaN) they are not specified. The wasm build runs
-//! the same steps written out for SIMD128 (`log1p_simd128`). Both are checked
+//! the same steps written out for SIMD128 (`arch::wasm32::simd128::log1p`). Both are checked
 //! against the scalar transform in `crates/exporace-wasm/tests/lanes.rs`,
 //! natively and in the browser.
 
@@ -32,10 +32,6 @@ pub(crate) const LG7: f64 = f64::from_bits(0x3fc2_f112_df3e_5244);
 /// for `u` in the fills' domain (see the module docs).
 #[inline(always)]
 pub(crate) fn flipped_exp_lanes<const N: usize>(u: &[f64; N]) -> [f64; N] {
-    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-    if N.is_multiple_of(2) {
-        return crate::log1p_simd128::flipped_exp_lanes(u);
-    }
     let mut out = [0.0; N];
     for (e, &u) in out.iter_mut().zip(u) {
         *e = -ln_1p_neg(u);

@@ -1,6 +1,6 @@
 //! The span keys of a race of `w / q` with f64 noise and plain weights on
 //! WebAssembly's 128-bit SIMD: `w * recip(q)` of the noise rounded to f32,
-//! four tokens a step, as [`lanes::span_keys`] gives them with `RECIP`.
+//! four tokens a step, as the generic `span_keys::div_keys` gives them.
 //!
 //! Without keys, the race with f64 noise took the block scan in wasm, on
 //! SIMD128's two f64 lanes, and ran 3.81x as long as natively, where the
@@ -11,28 +11,24 @@
 //! [`RECIP_LOW`], scores) in registers; the loop takes two steps (0.93x
 //! as long as one at V 152064 in Node). The second half moved up by a byte
 //! swizzle instead of the shuffle, the race took 1.14x as long.
-//!
-//! [`lanes::span_keys`]: super::lanes::span_keys
 
 use core::arch::wasm32::{
     f32x4, f32x4_demote_f64x2_zero, f32x4_mul, f64x2, i32x4_sub, u32x4_max, u32x4_shuffle,
     u32x4_splat,
 };
 
-use super::group_simd128::lanes_max;
-use super::lanes::{RECIP_HIGH, RECIP_LOW, RECIP_MAGIC, WEIGHT_LIMIT, recip};
+use super::group::lanes_max;
 use crate::float::NoiseFloat;
+use crate::kernel::recip::{RECIP_HIGH, RECIP_LOW, RECIP_MAGIC, recip};
+use crate::kernel::weights::WEIGHT_LIMIT;
 
 /// `(key, valid)` of weights `p` against f64 noise `noise` (equal lengths),
-/// as [`lanes::span_keys`] gives them for plain weights and `w / q` under
-/// `RECIP`: the largest bits of `w * recip(q)`, the noise rounded to f32
+/// as the generic `span_keys::div_keys` gives them: the largest bits of `w * recip(q)`, the noise rounded to f32
 /// first; `u32::MAX` where a noise value (so rounded) lies outside
 /// [`recip`]'s range; `valid` where every weight is finite and not
-/// negative.
-///
-/// [`lanes::span_keys`]: super::lanes::span_keys
+/// negative. Only f64 noise takes these keys in wasm (`kernel::row::scan`).
 #[inline]
-pub(super) fn div_keys<T: NoiseFloat>(p: &[f32], noise: &[T]) -> (u32, bool) {
+pub(crate) fn div_keys<T: NoiseFloat>(p: &[f32], noise: &[T]) -> (u32, bool) {
     debug_assert!(T::BITS == 64 && p.len() == noise.len());
     let (magic, low) = (u32x4_splat(RECIP_MAGIC), u32x4_splat(RECIP_LOW));
     let zero = u32x4_splat(0);

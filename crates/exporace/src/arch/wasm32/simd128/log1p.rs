@@ -11,7 +11,7 @@
 //! without an integer conversion (SIMD128 has none from 64-bit lanes).
 //! Every lane equals the scalar transform's bits on the fills' domain.
 //!
-//! [`flipped_exp_lanes`]: crate::log1p_lanes::flipped_exp_lanes
+//! [`flipped_exp_lanes`]: crate::arch::generic::log1p::flipped_exp_lanes
 
 use core::arch::wasm32::{
     f64x2, f64x2_add, f64x2_div, f64x2_eq, f64x2_extract_lane, f64x2_lt, f64x2_mul, f64x2_neg,
@@ -19,7 +19,9 @@ use core::arch::wasm32::{
     v128_andnot, v128_bitselect, v128_or,
 };
 
-use crate::log1p_lanes::{LG1, LG2, LG3, LG4, LG5, LG6, LG7, LN2_HI, LN2_LO};
+use crate::arch::generic::log1p::{
+    self as generic, LG1, LG2, LG3, LG4, LG5, LG6, LG7, LN2_HI, LN2_LO,
+};
 
 /// The smallest `u` whose `x = -u` takes `log1p`'s reduction (high word of
 /// `x` above `0xbfd2_bec4`).
@@ -29,9 +31,12 @@ const NEAR: f64 = f64::from_bits(0x3fd2_bec5 << 32);
 const TWO_52: f64 = f64::from_bits((1023 + 52) << 52);
 
 /// `-ln_1p(-u)` of every lane, as [`crate::noise::flipped_exp`] gives it
-/// for `u` in the fills' domain; `N` is even.
+/// for `u` in the fills' domain; an odd `N` goes to the generic lanes.
 #[inline(always)]
 pub(crate) fn flipped_exp_lanes<const N: usize>(u: &[f64; N]) -> [f64; N] {
+    if !N.is_multiple_of(2) {
+        return generic::flipped_exp_lanes(u);
+    }
     let mut out = [0.0; N];
     for (e, u) in out
         .as_chunks_mut::<2>()
@@ -45,7 +50,7 @@ pub(crate) fn flipped_exp_lanes<const N: usize>(u: &[f64; N]) -> [f64; N] {
     out
 }
 
-/// `libm::log1p(-u)` per lane, as `log1p_lanes::ln_1p_neg` computes it.
+/// `libm::log1p(-u)` per lane, as the generic `log1p::ln_1p_neg` computes it.
 #[inline(always)]
 fn ln_1p_neg(u: v128) -> v128 {
     let splat = f64x2_splat;

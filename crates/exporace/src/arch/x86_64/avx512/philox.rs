@@ -19,13 +19,11 @@
 //! `-C target-cpu=native` on an Emerald Rapids Xeon the fused seeded race
 //! took about twice as long as with these 512-bit ones (benches/log/2026-12-benchmarks.md).
 //! The f64 fills take the same rounds on 256-bit registers
-//! ([`uniforms16_256`]): next to 512-bit rounds their 256-bit `log1p` lanes
-//! ran slower. The fused seeded race's filter (`kernel::seeded_avx512`)
+//! ([`uniforms16_f64_fill`]): next to 512-bit rounds their 256-bit `log1p` lanes
+//! ran slower. The fused seeded race's filter (this folder's `seeded`)
 //! takes the rounds ([`rounds16`]) and the uniforms ([`unit53`]) in its own
-//! registers. This module, `kernel::keys_avx512`, `kernel::clear_avx512`,
-//! `kernel::seeded_avx512` and `kernel::seeded_avx2` are the crate's only
-//! ones with `unsafe`; here for calling a function with `#[target_feature]`
-//! and storing a register.
+//! registers. `unsafe` here is for calling a function with
+//! `#[target_feature]` and storing a register.
 //!
 //! [`first_words`]: crate::philox::first_words
 
@@ -81,7 +79,7 @@ macro_rules! philox {
 pub(crate) fn uniforms16(first: u32, c1: u32, c2: u32, c3: u32, key: [u32; 2]) -> [f64; 16] {
     let mut out = [0.0; 16];
     // SAFETY: this module is compiled only when the whole build enables
-    // `avx512f`, `avx512dq` and `avx512vl` (`lib.rs`), so a CPU that runs
+    // `avx512f`, `avx512dq` and `avx512vl` (`crate::arch`), so a CPU that runs
     // the build has them.
     unsafe { philox_lanes(first, [c1, c2, c3], key, &mut out) };
     out
@@ -144,14 +142,20 @@ pub(crate) fn unit53(x0: __m512i, x1: __m512i) -> __m512d {
 /// f64 fills: their 256-bit `log1p` lanes and division took 1.15x to 1.35x
 /// as long next to the 512-bit rounds on an Intel Xeon (benches/log/2026-12-benchmarks.md).
 #[inline(always)]
-pub(crate) fn uniforms16_256(first: u32, c1: u32, c2: u32, c3: u32, key: [u32; 2]) -> [f64; 16] {
+pub(crate) fn uniforms16_f64_fill(
+    first: u32,
+    c1: u32,
+    c2: u32,
+    c3: u32,
+    key: [u32; 2],
+) -> [f64; 16] {
     let mut out = [0.0; 16];
     // SAFETY: as in `uniforms16`.
     unsafe { philox_lanes_256(first, [c1, c2, c3], key, &mut out) };
     out
 }
 
-/// [`uniforms16_256`] into `out`.
+/// [`uniforms16_f64_fill`] into `out`.
 #[target_feature(enable = "avx512f,avx512dq,avx512vl")]
 #[inline]
 fn philox_lanes_256(first: u32, c: [u32; 3], key: [u32; 2], out: &mut [f64; 16]) {
@@ -180,46 +184,5 @@ fn philox_lanes_256(first: u32, c: [u32; 3], key: [u32; 2], out: &mut [f64; 16])
         // SAFETY: `quarter` is four `f64`s, the 32 bytes the unaligned
         // store writes.
         unsafe { _mm256_storeu_pd(quarter.as_mut_ptr(), u) };
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::philox::philox4x32_10;
-
-    /// Both widths against the scalar block and [`uniform53`]'s
-    /// conversion, with counters that wrap and xorshift counters and keys.
-    ///
-    /// [`uniform53`]: crate::noise::uniform53
-    #[test]
-    fn uniforms16_and_256_equal_scalar_blocks() {
-        let mut x = 0x2545_F491_4F6C_DD1Du64;
-        for case in 0..500 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            let (a, b) = (x as u32, (x >> 32) as u32);
-            let first = if case % 4 == 0 {
-                u32::MAX - (a % 20)
-            } else {
-                a
-            };
-            let (c, key) = ([b, a ^ b, b.rotate_left(7)], [b, a]);
-            let wide = uniforms16(first, c[0], c[1], c[2], key);
-            let narrow = uniforms16_256(first, c[0], c[1], c[2], key);
-            for (l, (&got, &got_256)) in wide.iter().zip(&narrow).enumerate() {
-                let t = first.wrapping_add(l as u32);
-                let [w0, w1, _, _] = philox4x32_10([t, c[0], c[1], c[2]], key);
-                let bits = ((w0 as u64) << 32 | w1 as u64) >> 11;
-                let want = bits as f64 / (1u64 << 53) as f64;
-                assert_eq!(got.to_bits(), want.to_bits(), "512: case {case} lane {l}");
-                assert_eq!(
-                    got_256.to_bits(),
-                    want.to_bits(),
-                    "256: case {case} lane {l}"
-                );
-            }
-        }
     }
 }

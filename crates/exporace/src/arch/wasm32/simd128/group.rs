@@ -1,4 +1,4 @@
-//! The group pass's steps (`group_lanes::steps`) with WebAssembly's 128-bit
+//! The group pass's steps (`kernel::group_span`) with WebAssembly's 128-bit
 //! SIMD, four tokens (one vector per row) a step.
 //!
 //! Left to LLVM, the plain steps of 16 tokens keep the four rows' score
@@ -14,7 +14,7 @@
 //! batch 1 took 0.64x as long at V 152064 and 0.74x at V 32000, f64 0.80x,
 //! and f32 at batch 64 0.84x (benches/log/2026-12-benchmarks.md).
 //!
-//! The values are `group_lanes::steps`'s: the same f32 products of the same
+//! The values are the generic steps': the same f32 products of the same
 //! weights (`p`, or `max(p - d, 0)` where `NOISE_CHECK` is false) and
 //! narrowed noise, and the same maxima of their bits as unsigned integers.
 
@@ -23,10 +23,41 @@ use core::arch::wasm32::{
     v128_and,
 };
 
-use super::LANES;
-use super::group_lanes::zip_steps;
-use super::shared::GROUP;
+use alloc::vec::Vec;
+
 use crate::float::NoiseFloat;
+use crate::kernel::group_span::{self, SpanSteps, zip_steps};
+use crate::kernel::sizes::{GROUP, LANES, SPAN};
+
+/// Tokens per key: one per span.
+pub(crate) const PART: usize = SPAN;
+
+/// SIMD128's steps.
+pub(crate) struct Lanes;
+
+impl SpanSteps for Lanes {
+    #[inline(always)]
+    fn steps<T: NoiseFloat, const NOISE_CHECK: bool>(
+        p: [&[f32]; GROUP],
+        d: [&[f32]; GROUP],
+        noise: &[T],
+        narrow: impl Fn(T) -> f32 + Copy,
+        _weight: impl Fn(f32, f32) -> f32 + Copy,
+    ) -> ([u32; GROUP], u32) {
+        steps::<T, NOISE_CHECK>(p, d, noise, narrow)
+    }
+}
+
+/// The group pass over a chunk, a span at a time on SIMD128.
+#[inline]
+pub(crate) fn group_keys<T: NoiseFloat, const NOISE_CHECK: bool>(
+    p: [&[f32]; GROUP],
+    d: [&[f32]; GROUP],
+    noise: &[T],
+    keys: &mut Vec<[u32; GROUP]>,
+) -> u32 {
+    group_span::group_keys::<Lanes, T, NOISE_CHECK>(p, d, noise, keys)
+}
 
 /// Four values as a vector.
 #[inline(always)]
@@ -36,17 +67,17 @@ fn quad(x: &[f32; 4]) -> v128 {
 
 /// The largest of a vector's four lanes.
 #[inline(always)]
-pub(super) fn lanes_max(v: v128) -> u32 {
+pub(crate) fn lanes_max(v: v128) -> u32 {
     u32x4_extract_lane::<0>(v)
         .max(u32x4_extract_lane::<1>(v))
         .max(u32x4_extract_lane::<2>(v))
         .max(u32x4_extract_lane::<3>(v))
 }
 
-/// `group_lanes::steps` over the span's tokens up to its last multiple of
+/// The generic steps over the span's tokens up to its last multiple of
 /// [`LANES`]: each row's key over them and the largest input bits kept.
 #[inline(always)]
-pub(super) fn steps<T: NoiseFloat, const NOISE_CHECK: bool>(
+fn steps<T: NoiseFloat, const NOISE_CHECK: bool>(
     p: [&[f32]; GROUP],
     d: [&[f32]; GROUP],
     noise: &[T],

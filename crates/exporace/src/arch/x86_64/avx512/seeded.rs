@@ -9,12 +9,12 @@
 //! of 153 scalar instructions and 137 vector ones (Philox's), on an Intel
 //! Xeon. Here a step is Philox's rounds ([`rounds16`]), the uniforms
 //! ([`unit53`]), one maximum of the weight bits, and the bound of
-//! [`super::seeded`], `w * MARGIN <= bar * u` with `u > 0` in f64, as a
+//! `kernel::seeded`, `w * MARGIN <= bar * u` with `u > 0` in f64, as a
 //! compare into a mask per eight lanes. Those are the portable filter's
 //! own operations (IEEE conversions and products, ordered compares), so a
 //! step is found loud exactly where that filter finds it loud. Calling the
 //! intrinsics and the unaligned loads and stores are `unsafe`, as in
-//! `keys_avx512`.
+//! this folder's other modules.
 
 #![allow(unsafe_code)]
 
@@ -25,9 +25,9 @@ use core::arch::x86_64::{
     _mm512_set1_pd, _mm512_setzero_pd, _mm512_storeu_si512,
 };
 
-use super::LANES;
-use super::seeded::{MARGIN, Steps};
-use crate::philox_avx512::{rounds16, unit53};
+use super::philox::{rounds16, unit53};
+use crate::kernel::seeded_steps::{MARGIN, Steps};
+use crate::kernel::sizes::LANES;
 
 /// The first step of `steps` from step `from` on where a token may enter
 /// the standings with the bar `bar`: a lane whose uniform is not above 0
@@ -36,9 +36,9 @@ use crate::philox_avx512::{rounds16, unit53};
 /// `tops` takes each lane's largest weight bits over the steps looked at,
 /// the loud one included.
 #[inline]
-pub(super) fn next_loud(steps: Steps<'_>, from: usize, bar: f64, tops: &mut [u32; LANES]) -> usize {
+pub(crate) fn next_loud(steps: Steps<'_>, from: usize, bar: f64, tops: &mut [u32; LANES]) -> usize {
     // SAFETY: this module is compiled only when the whole build enables
-    // `avx512f`, `avx512dq` and `avx512vl` (`kernel/mod.rs`), so a CPU that
+    // `avx512f`, `avx512dq` and `avx512vl` (`crate::arch`), so a CPU that
     // runs the build has them.
     unsafe { search(steps, from, bar, tops) }
 }
@@ -88,10 +88,11 @@ fn search(steps: Steps<'_>, from: usize, bar: f64, tops: &mut [u32; LANES]) -> u
 mod tests {
     use alloc::vec::Vec;
 
-    use super::super::seeded::next_loud_lanes;
     use super::*;
-    use crate::kernel::tests::{Mix, SPECIAL_WEIGHTS};
-    use crate::noise;
+    use crate::arch::generic::philox::uniforms;
+    use crate::arch::generic::seeded::next_loud as next_loud_lanes;
+    use crate::philox::key;
+    use crate::test_inputs::{Mix, SPECIAL_WEIGHTS};
 
     /// The search against the portable filter, step by step: weights of
     /// every kind (zeros of both signs, NaN, infinities, negative, huge and
@@ -122,7 +123,8 @@ mod tests {
                 _ => {
                     // On the bound of a lane of a random step.
                     let (s, l) = ((mix.next() % n as u64) as usize, (mix.next() % 16) as usize);
-                    let u = noise::uniforms::<LANES>(seed, stream, row, first + s * LANES)[l];
+                    let c = [row as u32, stream as u32, (row >> 32) as u32];
+                    let u = uniforms::<LANES>(first + s * LANES, c, key(seed))[l];
                     f64::from(steps[s][l]) * MARGIN / u
                 }
             };

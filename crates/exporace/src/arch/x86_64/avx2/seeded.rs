@@ -3,21 +3,21 @@
 //! token may enter the standings, on the top 32 bits of each uniform
 //! (Philox's word 0), with Philox's rounds and the bound in registers.
 //!
-//! Left to LLVM, the portable filter (`seeded::next_loud_lanes`) drew each
+//! Left to LLVM, the portable filter (`generic::seeded::next_loud`) drew each
 //! token's 53-bit uniform in f64 (x86-64 has no vector conversion from
 //! 64-bit integers before AVX-512DQ) and compared `w * MARGIN <= bar * u`
-//! in f64, and the portable word filter (`seeded::next_loud_words`) has
+//! in f64, and the portable word filter (`generic::seeded::next_loud_words`) has
 //! no unsigned conversion or compare on AVX2's lanes. Here word 0 goes to
 //! f32 rounded down, exactly (`w0 & 0xffff_ff00` has at most 24
 //! significant bits), and a step is quiet when every lane's
 //! `(w0 & 0xffff_ff00) as f32` is above `fl(w * scale)` (`scale` from
-//! `seeded::word_scale`; a NaN product is loud). Then `w0 > fl(w * scale)`,
-//! so the step is quiet for `seeded::next_loud_words` too, whose proof
+//! `seeded_steps::word_scale`; a NaN product is loud). Then `w0 > fl(w * scale)`,
+//! so the step is quiet for `generic::seeded::next_loud_words` too, whose proof
 //! covers it: no token of the step can enter the standings.
 //!
 //! On the AVX2 machine of benches/log/2026-12-benchmarks.md the fused seeded race executed
 //! 0.81x the instructions (callgrind: 22.7 a token against 27.9) and took
-//! 0.83x (f32) and 0.81x (f64) as long as with `seeded::next_loud_lanes`
+//! 0.83x (f32) and 0.81x (f64) as long as with `generic::seeded::next_loud`
 //! (V 152064, medians of 14 alternating rounds). Calling the intrinsics
 //! and the unaligned loads and stores are `unsafe`.
 
@@ -34,18 +34,19 @@ use core::arch::x86_64::{
 use core::hint::black_box;
 use core::mem::MaybeUninit;
 
-use super::LANES;
-use super::seeded::{Steps, next_loud_lanes, word_scale};
+use crate::arch::generic::seeded::next_loud as next_loud_lanes;
+use crate::kernel::seeded_steps::{Steps, word_scale};
+use crate::kernel::sizes::LANES;
 use crate::philox::{MUL_A, MUL_B, WEYL_0, WEYL_1};
 
 /// The first step of `steps` from step `from` on where a token may enter
 /// the standings with the bar `bar`: with the word bound for bars above
-/// `+0.0` ([`next_loud_scaled`]), else `seeded::next_loud_lanes`.
+/// `+0.0` ([`next_loud_scaled`]), else the generic f64 bound.
 /// `steps.weights.len()` when every step is quiet. `tops` takes each
 /// lane's largest weight bits over the steps looked at, the loud one
 /// included.
 #[inline(always)]
-pub(super) fn next_loud(steps: Steps<'_>, from: usize, bar: f64, tops: &mut [u32; LANES]) -> usize {
+pub(crate) fn next_loud(steps: Steps<'_>, from: usize, bar: f64, tops: &mut [u32; LANES]) -> usize {
     match word_scale(bar) {
         Some(scale) => next_loud_scaled(steps, from, scale, tops),
         None => next_loud_lanes(steps, from, bar, tops),
@@ -58,7 +59,7 @@ pub(super) fn next_loud(steps: Steps<'_>, from: usize, bar: f64, tops: &mut [u32
 #[inline]
 fn next_loud_scaled(steps: Steps<'_>, from: usize, scale: f32, tops: &mut [u32; LANES]) -> usize {
     // SAFETY: this module is compiled only when the whole build enables
-    // `avx2` (`kernel/mod.rs`), so a CPU that runs the build has it.
+    // `avx2` (`crate::arch`), so a CPU that runs the build has it.
     unsafe { search(steps, from, scale, tops) }
 }
 
@@ -184,10 +185,11 @@ fn words0(first: u32, c: [u32; 3], key: [u32; 2]) -> [__m256i; 4] {
 mod tests {
     use alloc::vec::Vec;
 
-    use super::super::seeded::next_loud_words;
     use super::*;
-    use crate::kernel::tests::{Mix, SPECIAL_WEIGHTS};
+    use crate::arch::generic::philox::top_words16;
+    use crate::arch::generic::seeded::next_loud_words;
     use crate::philox::{key, philox4x32_10};
+    use crate::test_inputs::{Mix, SPECIAL_WEIGHTS};
 
     /// The search's bound token by token with the scalar block: loud where
     /// `(w0 & 0xffff_ff00) as f32 > w * scale` fails (NaN fails).
@@ -265,7 +267,7 @@ mod tests {
                 assert_eq!(got_tops, want_tops, "case {case} from {from}");
                 // A stricter bound than the portable word filter's, whose
                 // proof then covers every step skipped here.
-                let portable = next_loud_words(at, from, scale, &mut [0; LANES]);
+                let portable = next_loud_words(at, from, scale, &mut [0; LANES], top_words16);
                 assert!(got <= portable, "case {case} from {from}");
             }
         }
