@@ -25,7 +25,7 @@ function packageIsStale() {
   const wasm = join(ROOT, "pkg/web/exporace_bg.wasm");
   if (!existsSync(wasm) || !existsSync(join(ROOT, "pkg/threads/exporace.js"))) return "missing";
   const built = statSync(wasm).mtimeMs;
-  const sources = ["crates/exporace/src", "crates/exporace-wasm/src", "crates/exporace-wasm/js", "Cargo.lock", "scripts/build-pkg.sh", "scripts/write-entries.mjs"]
+  const sources = ["crates/exporace/src", "crates/exporace-study/src", "crates/exporace-wasm/src", "crates/exporace-wasm/js", "Cargo.lock", "scripts/build-pkg.sh", "scripts/write-entries.mjs"]
     .map((p) => newest(join(ROOT, p)));
   return Math.max(...sources) > built ? "older than its sources" : null;
 }

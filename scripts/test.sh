@@ -18,32 +18,37 @@ cargo clippy -p exporace --target wasm32-unknown-unknown --no-default-features -
 step "native tests and doc tests"
 cargo test --workspace
 
+step "the sampler and the study layer, each with its own features"
+cargo test -p exporace
+cargo test -p exporace-study
+
 # The default build is x86-64's baseline; the benchmarks build for the CPU
 # they run on, whose lanes (AVX2, or AVX-512 with its own Philox, key and
 # search modules) only such a build compiles.
 step "the core built for this CPU (-C target-cpu=native): clippy and unit tests"
 flags=$(grep -m1 '^flags' /proc/cpuinfo 2>/dev/null || true)
 if [[ " $flags " == *" avx512f "* && " $flags " == *" avx512dq "* && " $flags " == *" avx512vl "* ]]; then
-  echo "this CPU has AVX-512: philox_avx512, kernel::keys_avx512, kernel::clear_avx512 and kernel::seeded_avx512 are compiled and tested; kernel::seeded_avx2 and kernel::group_avx2 are tested in the x86-64-v3 build below"
+  echo "this CPU has AVX-512: arch/x86_64/avx512 (philox, seeded, span_keys, group, clear) is compiled and tested; arch/x86_64/avx2 is tested in the x86-64-v3 build below"
 elif [[ " $flags " == *" avx2 "* ]]; then
-  echo "this CPU has AVX2 and no AVX-512: kernel::seeded_avx2 and kernel::group_avx2 are compiled and tested; philox_avx512, kernel::keys_avx512, kernel::clear_avx512 and kernel::seeded_avx512 are not compiled here"
+  echo "this CPU has AVX2 and no AVX-512: arch/x86_64/avx2 (seeded, group) is compiled and tested; arch/x86_64/avx512 is not compiled here"
 else
-  echo "no AVX2 on this CPU: philox_avx512, kernel::keys_avx512, kernel::clear_avx512, kernel::seeded_avx512, kernel::seeded_avx2 and kernel::group_avx2 are not compiled here"
+  echo "no AVX2 on this CPU: arch/x86_64/avx2 and arch/x86_64/avx512 are not compiled here"
 fi
 native() { RUSTFLAGS="-C target-cpu=native" CARGO_TARGET_DIR=target/native-test "$@"; }
 native cargo clippy -p exporace --all-targets -- -D warnings
 native cargo test -p exporace --lib
 if [[ " $flags " == *" avx512f "* && " $flags " == *" avx2 "* ]]; then
   # An AVX-512 CPU also runs the AVX2 build (x86-64-v3: AVX2 and FMA, no
-  # AVX-512), so kernel::seeded_avx2 and kernel::group_avx2 are tested too.
+  # AVX-512), so arch/x86_64/avx2 is tested too.
   step "the core built for AVX2 without AVX-512 (-C target-cpu=x86-64-v3): clippy and unit tests"
   v3() { RUSTFLAGS="-C target-cpu=x86-64-v3" CARGO_TARGET_DIR=target/v3-test "$@"; }
   v3 cargo clippy -p exporace --all-targets -- -D warnings
   v3 cargo test -p exporace --lib
 fi
 
-step "no_std build (wasm32v1-none, alloc only)"
+step "no_std builds (wasm32v1-none, alloc only)"
 cargo build -p exporace --no-default-features --features alloc --target wasm32v1-none
+cargo build -p exporace-study --no-default-features --target wasm32v1-none
 
 step "docs"
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps

@@ -21,12 +21,12 @@ fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    let Ok(value) = exporace::scenario::parse(text) else {
+    let Ok(value) = exporace_study::scenario::parse(text) else {
         return;
     };
     let op = value.get("op").and_then(Value::as_str).unwrap_or("");
     if matches!(op, "experiment" | "exact") || too_costly(&value) {
         return;
     }
-    let _ = exporace::scenario::execute(value);
+    let _ = exporace_study::scenario::execute(value);
 });

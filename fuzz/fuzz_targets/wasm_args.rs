@@ -11,7 +11,7 @@ fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    let Ok(value) = exporace::scenario::parse(text) else {
+    let Ok(value) = exporace_study::scenario::parse(text) else {
         return;
     };
     let camel = exporace_wasm::camel_keys(value.clone());

@@ -12,14 +12,14 @@ use std::time::{Duration, Instant};
 use criterion::{
     Bencher, BenchmarkGroup, Criterion, SamplingMode, Throughput, measurement::WallTime,
 };
-use exporace::exact::{ExactOptions, win_probabilities_of};
-use exporace::models::CatalogueEntry;
 use exporace::noise::{self, Stream};
 use exporace::{Form, NanPolicy, NoiseFloat, race_div, race_seeded, recover_tokens};
 use exporace_bench::{
     BATCHES, EXACT_MODELS, LineAligned, PEER_VOCAB, Pin, PlainC, RESIDUAL_BATCHES, Recover,
     THREADS, VOCABS, many_tail, note_load, note_pools, pool, probe, probe_par, scalar_div,
 };
+use exporace_study::models::CatalogueEntry;
+use exporace_study::win_probability::{ExactOptions, win_probabilities_of};
 use rayon::ThreadPool;
 
 /// A pool per thread count, with workers pinned unless `EXPORACE_BENCH_PIN=0`

@@ -66,8 +66,8 @@ pub const EXACT_MODELS: [&str; 2] = ["torch-cuda-f32", "u64-f64-classic"];
 
 /// vLLM #43150's many-tail case: one head of weight 1 and 262144 tails of
 /// weight `e^-20.5` rounded to f32.
-pub fn many_tail() -> [exporace::exact::Group; 2] {
-    use exporace::exact::Group;
+pub fn many_tail() -> [exporace_study::win_probability::Group; 2] {
+    use exporace_study::win_probability::Group;
     let tail = (-20.5f64).exp() as f32 as f64;
     [Group::new(1.0, 1), Group::new(tail, 262_144)]
 }

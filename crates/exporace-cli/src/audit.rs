@@ -6,10 +6,10 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
-use exporace::forensics::{DeadZone, compare_cast, dead_zone, overflow_anatomy};
-use exporace::models::{CATALOGUE, CatalogueEntry, ModelVisitor, NoiseModel};
 use exporace::{Bonus, Form, NanPolicy, NoiseFloat, RejectionInputs, rejection_sample};
 use exporace_io::{Dump, IoError, Tensor, read_npy_file, read_safetensors_file};
+use exporace_study::forensics::{DeadZone, compare_cast, dead_zone, overflow_anatomy};
+use exporace_study::models::{CATALOGUE, CatalogueEntry, ModelVisitor, NoiseModel};
 use serde::Serialize;
 use serde_json::{Value, json};
 

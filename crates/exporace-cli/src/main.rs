@@ -64,7 +64,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match &cli.command {
         Command::Run { scenario } => read_input(scenario)
-            .and_then(|text| exporace::scenario::run(&text).map_err(|e| e.to_string())),
+            .and_then(|text| exporace_study::scenario::run(&text).map_err(|e| e.to_string())),
         Command::Models => models::table(),
         Command::Experiment(args) => experiment::run(args),
         Command::Audit(args) => audit::run(args),

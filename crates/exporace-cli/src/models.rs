@@ -1,6 +1,6 @@
 //! `exporace models`: the noise catalogue as a table.
 
-use exporace::models::{CATALOGUE, ModelFacts, ModelVisitor, NoiseModel};
+use exporace_study::models::{CATALOGUE, ModelFacts, ModelVisitor, NoiseModel};
 
 struct Facts;
 

@@ -76,7 +76,8 @@ pub fn run(a: &ReplayArgs) -> Result<String, String> {
     if a.address != AddressArg::Mrv2 && (a.pos.is_some() || a.draft) {
         return Err("--pos and --draft address MRV2's noise: they need --address mrv2".into());
     }
-    let answer = exporace::scenario::run(&scenario(a).to_string()).map_err(|e| e.to_string())?;
+    let answer =
+        exporace_study::scenario::run(&scenario(a).to_string()).map_err(|e| e.to_string())?;
     if a.json {
         return Ok(answer);
     }

@@ -215,7 +215,7 @@ fn replay_prints_the_noise_scenario_answer() {
     let scenario = r#"{"exporace": 1, "op": "noise", "seed": "42", "model": "torch-cpu",
         "address": "torch_cpu", "start": 0, "count": 3}"#;
     let expected: Value =
-        serde_json::from_str(&exporace::scenario::run(scenario).unwrap()).unwrap();
+        serde_json::from_str(&exporace_study::scenario::run(scenario).unwrap()).unwrap();
     let got: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(got, expected);
     assert_eq!(got["result"]["draws"].as_array().unwrap().len(), 3);
@@ -258,12 +258,12 @@ fn a_bad_dump_is_one_line_on_stderr_and_status_1() {
 }
 
 /// `replay --address mrv2` gives the G that real Triton drew for MRV2's
-/// recipes (`crates/exporace/tests/fixtures/triton_mrv2_gumbel_rows.json`):
+/// recipes (`crates/exporace-study/tests/fixtures/triton_mrv2_gumbel_rows.json`):
 /// pair (2024, 17) as a target position, pair (31337, 9 + 2^30) as a draft.
 #[test]
 fn replay_mrv2_matches_real_triton_rows() {
     let rows: Value = serde_json::from_str(include_str!(
-        "../../exporace/tests/fixtures/triton_mrv2_gumbel_rows.json"
+        "../../exporace-study/tests/fixtures/triton_mrv2_gumbel_rows.json"
     ))
     .unwrap();
     let v = rows["V"].as_u64().unwrap() as usize;
@@ -329,7 +329,7 @@ fn replay_mrv2_matches_real_triton_rows() {
     ]);
     assert!(ok, "{err}");
     let got: Value = serde_json::from_str(&out).unwrap();
-    let mut g = exporace::torch_cpu::TorchCpuGenerator::at_offset(1, 1 << 34);
+    let mut g = exporace_study::torch_replay::TorchCpuGenerator::at_offset(1, 1 << 34);
     for d in got["result"]["draws"].as_array().unwrap() {
         let want = g.exponential::<f32>().value;
         assert_eq!(

@@ -159,7 +159,7 @@ fn answer_ids(answer: &Value) -> Value {
 }
 
 fn run(scenario: &Value) -> Value {
-    serde_json::from_str(&exporace::scenario::run(&scenario.to_string()).unwrap()).unwrap()
+    serde_json::from_str(&exporace_study::scenario::run(&scenario.to_string()).unwrap()).unwrap()
 }
 
 #[test]

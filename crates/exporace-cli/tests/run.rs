@@ -198,7 +198,7 @@ fn noise_replays_mrv2_draft_positions() {
     let draws = v["result"]["draws"].as_array().unwrap();
     assert_eq!(draws.len(), 4);
     // The key is tl.randint(12345, 17 + 2^30); draws are tl.rand(key, token).
-    let key = exporace::models::mrv2_key(12345, 17, true);
+    let key = exporace_study::models::mrv2_key(12345, 17, true);
     for (i, d) in draws.iter().enumerate() {
         let u = exporace::philox::rand(key as u64, i as u64);
         assert_eq!(d["uniform"].as_f64().unwrap(), u as f64);
@@ -239,7 +239,7 @@ fn models_lists_the_catalogue() {
 #[test]
 fn noise_replays_torch_cpu_exponential() {
     // torch.manual_seed(0); torch.empty(4, dtype=torch.float64).exponential_()
-    // read from torch 2.15 (crates/exporace/tests/fixtures/torch_cpu_rng.json).
+    // read from torch 2.15 (crates/exporace-study/tests/fixtures/torch_cpu_rng.json).
     let v = run_example("noise-torch-cpu.json");
     let bits: Vec<&str> = v["result"]["draws"]
         .as_array()

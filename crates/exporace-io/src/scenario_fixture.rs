@@ -6,8 +6,8 @@
 
 use std::path::Path;
 
-use exporace::scenario::{self, Inputs, Op, SpecInputs};
 use exporace::{NanPolicy, NoiseFloat, Precision};
+use exporace_study::scenario::{self, Inputs, Op, SpecInputs};
 use serde_json::{Map, Value, json};
 
 use crate::dump::Dump;

@@ -324,7 +324,7 @@ extern "C" {
 pub const MAX_DEPTH: u32 = 100;
 
 /// How many values a scenario object may hold in all (2^23; its text is
-/// further limited to `exporace::scenario::MAX_SCENARIO_BYTES`).
+/// further limited to `exporace_study::scenario::MAX_SCENARIO_BYTES`).
 pub const MAX_VALUES: u32 = 1 << 23;
 
 /// A scenario object as JSON text, refused with an error naming `what` when it

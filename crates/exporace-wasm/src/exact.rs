@@ -1,9 +1,9 @@
 //! Exact win probabilities under a catalogue noise model
-//! (`exporace::exact`), for tokens grouped by weight.
+//! (`exporace_study::win_probability`), for tokens grouped by weight.
 
 use exporace::Precision;
-use exporace::exact::{self, ExactOptions, Group};
-use exporace::models::{CATALOGUE, CatalogueEntry};
+use exporace_study::models::{CATALOGUE, CatalogueEntry};
+use exporace_study::win_probability::{self, ExactOptions, Group};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
@@ -93,7 +93,7 @@ pub fn win_probabilities(
         precision: precision.unwrap_or(entry.precision),
         ..*entry
     };
-    let p = exact::win_probabilities_of(&entry, &groups, &ExactOptions::default())?;
+    let p = win_probability::win_probabilities_of(&entry, &groups, &ExactOptions::default())?;
     let out = WinJs {
         model: p.model,
         precision: entry.precision.to_string(),

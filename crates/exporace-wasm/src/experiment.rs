@@ -1,4 +1,4 @@
-//! Monte Carlo experiments (`exporace::experiment`) against the exact
+//! Monte Carlo experiments (`exporace_study::experiment`) against the exact
 //! expectation, reporting their progress to a JavaScript callback after each
 //! chunk of trials. A page runs them in a worker and cancels one by ending
 //! the worker.
@@ -6,9 +6,9 @@
 use std::cell::Cell;
 
 use exporace::NanPolicy;
-use exporace::exact::ExactOptions;
-use exporace::experiment::{self, Control, Coupling, Report, Sampler, Setup};
-use exporace::models::{ModelVisitor, NoiseModel};
+use exporace_study::experiment::{self, Control, Coupling, Report, Sampler, Setup};
+use exporace_study::models::{ModelVisitor, NoiseModel};
+use exporace_study::win_probability::ExactOptions;
 use js_sys::Function;
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;

@@ -3,7 +3,7 @@
 //! the distance in ulps to another value, all from the core's `NoiseFloat`.
 
 use exporace::NoiseFloat;
-use exporace::scenario::{AnyFloat, Num};
+use exporace_study::scenario::{AnyFloat, Num};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 

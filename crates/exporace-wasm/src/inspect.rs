@@ -3,8 +3,8 @@
 //! draft position (`residualWeights`).
 
 use exporace::Precision;
-use exporace::models::{ModelVisitor, NoiseModel};
-use exporace::scenario::{DrawOut, ModelSpec, NoiseOut};
+use exporace_study::models::{ModelVisitor, NoiseModel};
+use exporace_study::scenario::{DrawOut, ModelSpec, NoiseOut};
 use js_sys::Float32Array;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
@@ -160,7 +160,7 @@ pub fn residual_weights(batch: JsValue, position: JsValue) -> JsResult<Float32Ar
 #[cfg(test)]
 mod tests {
     use super::*;
-    use exporace::models::Ideal;
+    use exporace_study::models::Ideal;
 
     #[test]
     fn the_nearest_lattice_point_is_found_in_both_directions() {

@@ -1,8 +1,8 @@
 //! Result objects as JavaScript sees them: camelCase fields, scores as
 //! numbers (NaN and Infinity included) and as the IEEE bits the core reports.
 
-use exporace::scenario::ContenderOut;
 use exporace::{Contender, NoiseFloat, RaceResult, RejectionOutput, RequestTrace};
+use exporace_study::scenario::ContenderOut;
 use js_sys::{Array, Int32Array, Reflect};
 use serde::Serialize;
 use wasm_bindgen::JsValue;

@@ -63,7 +63,7 @@ fn op(name: &'static str, options: JsValue) -> JsResult<JsValue> {
             ),
         ));
     }
-    let Value::Object(fields) = exporace::scenario::parse(&args::json_text(&options, name)?)?
+    let Value::Object(fields) = exporace_study::scenario::parse(&args::json_text(&options, name)?)?
     else {
         return Err(JsError::coded(
             "BAD_TYPE",
@@ -140,11 +140,11 @@ pub fn run_text(scenario: JsValue) -> JsResult<String> {
 /// A scenario argument (JSON text or an object) as a parsed value.
 fn scenario_value(scenario: JsValue) -> JsResult<Value> {
     Ok(if let Some(text) = scenario.as_string() {
-        exporace::scenario::parse(&text)?
+        exporace_study::scenario::parse(&text)?
     } else if scenario.is_object() {
         // Through JSON text: the text reader limits nesting, where a
         // recursive conversion of a deep object would overflow wasm's stack.
-        exporace::scenario::parse(&args::json_text(&scenario, "scenario")?)?
+        exporace_study::scenario::parse(&args::json_text(&scenario, "scenario")?)?
     } else {
         return Err(JsError::coded(
             "BAD_TYPE",
@@ -164,7 +164,7 @@ fn report(value: Value) -> JsResult<JsValue> {
 
 /// The report of a parsed scenario as JSON text, keys in camelCase.
 fn report_text(value: Value, pretty: bool) -> JsResult<String> {
-    let report = exporace::scenario::execute(value)?;
+    let report = exporace_study::scenario::execute(value)?;
     // Through text, so that f32 scores keep their shortest f32 form as in
     // the output of `exporace run`.
     let json = serde_json::to_string(&report)

@@ -37,7 +37,7 @@ macro_rules! golden {
             fn $name() {
                 let scenario = include_str!(concat!("../../../tests/golden/", stringify!($name), ".scenario.json"));
                 let expected = include_str!(concat!("../../../tests/golden/", stringify!($name), ".result.json"));
-                let actual = exporace::scenario::run(scenario).expect("the scenario runs");
+                let actual = exporace_study::scenario::run(scenario).expect("the scenario runs");
                 check(stringify!($name), actual, expected);
             }
         }
@@ -55,7 +55,7 @@ both_targets! {
         let params: Value =
             serde_json::from_str(include_str!("../../../tests/golden/recover_large.params.json"))
                 .expect("params are JSON");
-        let report = exporace::scenario::execute(common::large_scenario(&params))
+        let report = exporace_study::scenario::execute(common::large_scenario(&params))
             .expect("the scenario runs");
         let actual = serde_json::to_string_pretty(&report).expect("the report serializes");
         check(

@@ -1,7 +1,7 @@
 //! The core's lane paths against its one-token-at-a-time reference, on the
 //! target under test: in the browser the noise fills and the fused seeded race
-//! run Philox through SIMD128 (`philox_simd128`) and the fills' transform
-//! through it too (`log1p_simd128`), while `noise::exp1` and the unfused race
+//! run Philox through SIMD128 (`arch::wasm32::simd128::philox`) and the fills'
+//! transform through it too (`arch::wasm32::simd128::log1p`), while `noise::exp1` and the unfused race
 //! run the scalar rounds and `libm`'s `log1p`. Natively the same checks cover
 //! the vectorised loops.
 
@@ -406,7 +406,7 @@ fn comparable<T: NoiseFloat>(r: Result<Vec<RaceResult<T>>, Error>) -> String {
 }
 
 /// Requests of 2 to 5 draft positions (scanned together: the group pass,
-/// `group_simd128` in wasm) against the same positions each in a request of
+/// SIMD128's steps in wasm) against the same positions each in a request of
 /// its own (each row scanned alone, on the race's own lanes), with and
 /// without draft probabilities and under every NaN policy: the same
 /// winners, runners-up and score bits, or the same error. Rows of up to 3

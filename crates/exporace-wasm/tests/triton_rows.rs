@@ -8,7 +8,7 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
-#[path = "../../exporace/tests/common/triton_rows.rs"]
+#[path = "../../exporace-study/tests/common/triton_rows.rs"]
 mod triton_rows;
 
 use triton_rows::Rows;

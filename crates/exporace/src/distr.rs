@@ -22,10 +22,10 @@ use rand::{Rng, SeedableRng, TryRng};
 
 use crate::error::{Error, Result};
 use crate::float::NoiseFloat;
-use crate::kernel::seeded::MARGIN;
+use crate::kernel::seeded_steps::MARGIN;
 use crate::noise::{self, Stream};
 use crate::policy::NanPolicy;
-use crate::race::{Form, RaceResult, Standings};
+use crate::standings::{Form, RaceResult, Standings};
 use crate::validate;
 
 /// An exponential race over fixed weights, sampled with any [`Rng`], at the

@@ -15,8 +15,8 @@ mod sealed {
 
 /// Which of the two noise precisions a value has, as plain data.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "scenario", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "scenario", serde(rename_all = "lowercase"))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
 pub enum Precision {
     /// IEEE binary32 noise (`torch.float32`).
     F32,

@@ -7,9 +7,10 @@
 //!
 //! The crate is `#![no_std]` and does pure math with no I/O. The same seed gives
 //! the same bits natively and in wasm, with one thread or many: transcendental
-//! functions are pure Rust (the `libm` crate, and glibc's `log1p` ported for
-//! the `torch-cpu` model), and every random value is addressed by (seed,
-//! stream, row, token) rather than drawn from a sequential state.
+//! functions are pure Rust (the `libm` crate), and every random value is
+//! addressed by (seed, stream, row, token) rather than drawn from a sequential
+//! state. Noise models, exact probabilities, experiments, forensics and the
+//! scenario format are the `exporace-study` crate's.
 //!
 //! ## Quick start
 //!
@@ -34,12 +35,11 @@
 //! - `alloc`: recovered tokens, rejection sampling and other APIs that return vectors.
 //! - `std` (default): implies `alloc` and `entropy`.
 //! - `entropy`: seeds from the system's entropy source for calls without a seed.
-//! - `scenario` (default): the JSON scenario format shared by the CLI, the npm
-//!   package and the page.
 //! - `rand` (default): the race as a `rand` distribution and the generator of
 //!   exporace's own noise words ([`distr`]).
-//! - `parallel`: recovered tokens and experiments over a rayon pool, with the
-//!   same bits as one thread.
+//! - `parallel`: requests and long rows over rayon's pool, the same bits for
+//!   any thread count.
+//! - `serde`: serde derives for [`Form`] and [`Precision`].
 
 #![no_std]
 #![cfg_attr(docsrs, feature(doc_cfg))]
@@ -49,42 +49,28 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
+mod arch;
+#[cfg(test)]
+mod arch_tests;
 #[cfg(feature = "rand")]
 pub mod distr;
 mod error;
-#[cfg(feature = "alloc")]
-pub mod exact;
-#[cfg(feature = "std")]
-pub mod experiment;
 mod float;
-#[cfg(feature = "alloc")]
-pub mod forensics;
-pub mod glibc_log1p;
 mod kernel;
-pub mod libdevice;
-mod log1p_lanes;
-#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-mod log1p_simd128;
-#[cfg(feature = "alloc")]
-pub mod models;
-pub mod mt19937;
 pub mod noise;
 pub mod philox;
-#[cfg(x86_avx512)]
-mod philox_avx512;
-#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-mod philox_simd128;
 mod policy;
 mod race;
 #[cfg(feature = "alloc")]
 mod recover;
 #[cfg(feature = "alloc")]
 mod rejection;
-#[cfg(feature = "scenario")]
-pub mod scenario;
 pub mod seed;
 mod spec;
-pub mod torch_cpu;
+mod standings;
+mod stream;
+#[cfg(test)]
+mod test_inputs;
 pub mod validate;
 pub mod weights;
 
@@ -92,7 +78,7 @@ pub use error::{Error, Position, Result, ValueProblem};
 pub use float::{NoiseFloat, Precision};
 pub use kernel::seeded::race_seeded;
 pub use policy::NanPolicy;
-pub use race::{Contender, Form, RaceResult, race, race_div, race_mul};
+pub use race::{race, race_div, race_mul};
 #[cfg(feature = "alloc")]
 pub use recover::recover_tokens;
 #[cfg(feature = "alloc")]
@@ -100,8 +86,14 @@ pub use rejection::{Bonus, RejectionInputs, RejectionOutput, RequestTrace, rejec
 #[cfg(feature = "alloc")]
 pub use spec::SpecTensors;
 pub use spec::{PLACEHOLDER_DRAFT_ID, SpecBatch};
+pub use standings::{Contender, Form, RaceResult};
 
-/// The README's Rust example, compiled and run as a doc test.
+/// The repository README's Rust example, compiled and run as a doc test.
 #[cfg(doctest)]
 #[doc = include_str!("../../../README.md")]
+pub struct RepositoryReadmeDoctests;
+
+/// The crate README's example, compiled and run as a doc test.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;

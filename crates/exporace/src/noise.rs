@@ -11,23 +11,10 @@
 //! small E, the winning side, has the fine end of the grid); then rounded once
 //! to the noise type. E = 0 has probability 2^-53 and gives `inv_q = +inf`.
 
+use crate::arch::{self, generic::philox as generic};
 use crate::float::NoiseFloat;
-use crate::philox::{first_words, key, philox4x32_10};
-
-/// Independent random streams of one seed, so that the noise of a race, the
-/// acceptance uniforms and the bonus draws never share bits.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[repr(u32)]
-pub enum Stream {
-    /// Exp(1) noise of a race (recovered tokens: row = request).
-    Race = 0,
-    /// Acceptance uniforms of rejection sampling (row 0, token = draft position).
-    Accept = 1,
-    /// Exp(1) noise of bonus-token races (row = request).
-    Bonus = 2,
-    /// Noise for drawing draft tokens in experiments (row = trial).
-    Draft = 3,
-}
+use crate::philox::{key, philox4x32_10};
+pub use crate::stream::Stream;
 
 /// The four Philox words at address (seed, stream, row, token).
 #[inline(always)]
@@ -67,7 +54,7 @@ pub fn flipped_exp(u: f64) -> f64 {
 /// ```
 #[inline]
 pub fn flipped_exp_lanes<const N: usize>(u: &[f64; N]) -> [f64; N] {
-    crate::log1p_lanes::flipped_exp_lanes(u)
+    arch::flipped_exp_lanes(u)
 }
 
 /// Exp(1) by the flipped transform `-ln_1p(-u)` in f64, rounded to `T`.
@@ -79,28 +66,10 @@ pub fn exp1<T: NoiseFloat>(seed: u64, stream: Stream, row: u64, token: u32) -> T
 /// Tokens per lane step of the fills: Philox runs on this many lanes at once.
 pub(crate) const LANES: usize = 16;
 
-/// Counters per call of [`first_words`] in [`uniforms`] without AVX-512:
-/// one AVX2 register of 64-bit words, so a call's rounds need few registers
-/// and the calls of a step overlap. With all 16 counters in one call LLVM
-/// spilled; with a loop over the scalar block per token, LLVM vectorised
-/// it four tokens at a time and each group's rounds waited on the last:
-/// the fused seeded race took about 12 cycles per token on AVX2, at the
-/// latency of the multiplies, against about 10 with groups
-/// (benches/log/2026-12-benchmarks.md).
-const GROUP: usize = 4;
-
 /// The 53-bit uniforms of tokens `first..first + N` of a row, Philox on
-/// lanes: the same bits as [`uniform53`] per token.
-///
-/// - With AVX-512 (`avx512f`, `avx512dq`, `avx512vl`), 16 tokens in two
-///   512-bit registers through `philox_avx512`, written with `core::arch`:
-///   LLVM vectorises the lanes below to 256-bit registers when it tunes
-///   for Intel's server cores. (The f64 fills take that module's 256-bit
-///   form instead, through [`fill_uniforms`].)
-/// - Other native builds (SSE2, AVX2), and other `N`: groups of [`GROUP`]
-///   counters through [`first_words`].
-/// - Wasm's SIMD128, where LLVM leaves both scalar: four groups of four
-///   through `philox_simd128`.
+/// lanes: the same bits as [`uniform53`] per token. Sixteen tokens take
+/// the instruction set's lanes (`crate::arch`), other counts the generic
+/// ones.
 #[inline(always)]
 pub(crate) fn uniforms<const N: usize>(
     seed: u64,
@@ -109,100 +78,19 @@ pub(crate) fn uniforms<const N: usize>(
     first: usize,
 ) -> [f64; N] {
     let k = key(seed);
-    let mut u = [0.0; N];
-    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    let c = [row as u32, stream as u32, (row >> 32) as u32];
     if N == 16 {
-        let words = crate::philox_simd128::first_words::<4>(
-            first as u32,
-            row as u32,
-            stream as u32,
-            (row >> 32) as u32,
-            k,
-        );
-        for (quad, [w0, w1]) in u.as_chunks_mut::<4>().0.iter_mut().zip(words) {
-            for (slot, (a, b)) in quad.iter_mut().zip(w0.into_iter().zip(w1)) {
-                *slot = unit53(a, b);
-            }
-        }
+        let mut u = [0.0; N];
+        u.copy_from_slice(&arch::uniforms16(first as u32, c[0], c[1], c[2], k));
         return u;
     }
-    #[cfg(x86_avx512)]
-    if N == 16 {
-        let v = crate::philox_avx512::uniforms16(
-            first as u32,
-            row as u32,
-            stream as u32,
-            (row >> 32) as u32,
-            k,
-        );
-        u.copy_from_slice(&v);
-        return u;
-    }
-    let c = [row as u32, stream as u32, (row >> 32) as u32];
-    let (groups, rest) = u.as_chunks_mut::<GROUP>();
-    for (g, group) in groups.iter_mut().enumerate() {
-        let t = (first + g * GROUP) as u32;
-        let [w0, w1] = first_words::<GROUP>(t, c[0], c[1], c[2], k);
-        *group = core::array::from_fn(|l| unit53(w0[l], w1[l]));
-    }
-    let done = first + groups.len() * GROUP;
-    for (l, slot) in rest.iter_mut().enumerate() {
-        let [w0, w1] = first_words::<1>((done + l) as u32, c[0], c[1], c[2], k);
-        *slot = unit53(w0[0], w1[0]);
-    }
-    u
-}
-
-/// Word 0 of the blocks of tokens `first..first + 16` of a row: the top 32
-/// bits of each token's 53-bit uniform ([`uniform53`]), so the uniform is at
-/// least the word times `2^-32`. Philox on lanes as [`uniforms`] draws it,
-/// without the conversion to f64: for the fused seeded race's filter in
-/// wasm.
-#[cfg(any(test, target_arch = "wasm32"))]
-#[inline(always)]
-pub(crate) fn top_words16(seed: u64, stream: Stream, row: u64, first: usize) -> [u32; 16] {
-    let k = key(seed);
-    let c = [row as u32, stream as u32, (row >> 32) as u32];
-    let mut out = [0; 16];
-    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-    {
-        let words = crate::philox_simd128::first_words::<4>(first as u32, c[0], c[1], c[2], k);
-        for (quad, [w0, _]) in out.as_chunks_mut::<4>().0.iter_mut().zip(words) {
-            *quad = w0;
-        }
-    }
-    #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
-    for (g, group) in out.as_chunks_mut::<GROUP>().0.iter_mut().enumerate() {
-        let t = (first + g * GROUP) as u32;
-        *group = first_words::<GROUP>(t, c[0], c[1], c[2], k)[0];
-    }
-    out
-}
-
-/// The 53-bit uniform of a block's first two words, as [`uniform53`], with
-/// no integer conversion: x86-64 has no vector one from 64-bit integers
-/// before AVX-512DQ, and with AVX2 LLVM converted lane by lane through
-/// scalar registers. The low 52 bits are the fraction of a number in
-/// `[1, 2)`, less 1 (exact: `k 2^-52`); bit 52 adds 1.0 (exact: the sum is
-/// on the same grid, below 2); halving is exact. So the value is
-/// `bits 2^-53`, the rounding-free product of [`uniform53`].
-#[inline(always)]
-fn unit53(w0: u32, w1: u32) -> f64 {
-    const ONE: u64 = 0x3ff0_0000_0000_0000;
-    let bits = ((w0 as u64) << 32 | w1 as u64) >> 11;
-    let low = f64::from_bits(ONE | (bits & ((1 << 52) - 1))) - 1.0;
-    // 1.0 where bit 52 is set, else +0.0.
-    let top = f64::from_bits(0u64.wrapping_sub(bits >> 52) & ONE);
-    (low + top) * 0.5
+    generic::uniforms::<N>(first, c, k)
 }
 
 /// The uniforms of a fill's lane step: [`uniforms`], but for f64 fills
-/// (`f64_fill`) with AVX-512 on 256-bit registers. Next to the 512-bit
-/// rounds, the f64 fill's 256-bit `log1p` lanes and division took 1.15x to
-/// 1.35x as long on an Intel Xeon; the f32 fill and the seeded race gained
-/// from them (benches/log/2026-12-benchmarks.md).
+/// (`f64_fill`) the instruction set's `uniforms16_f64_fill` (with AVX-512,
+/// on 256-bit registers, beside the f64 fill's 256-bit `log1p` lanes).
 #[inline(always)]
-#[cfg_attr(not(x86_avx512), allow(unused_variables))]
 fn fill_uniforms(
     seed: u64,
     stream: Stream,
@@ -210,15 +98,9 @@ fn fill_uniforms(
     first: usize,
     f64_fill: bool,
 ) -> [f64; LANES] {
-    #[cfg(x86_avx512)]
     if f64_fill {
-        return crate::philox_avx512::uniforms16_256(
-            first as u32,
-            row as u32,
-            stream as u32,
-            (row >> 32) as u32,
-            key(seed),
-        );
+        let c = [row as u32, stream as u32, (row >> 32) as u32];
+        return arch::uniforms16_f64_fill(first as u32, c[0], c[1], c[2], key(seed));
     }
     uniforms::<LANES>(seed, stream, row, first)
 }
@@ -297,6 +179,7 @@ pub fn fill_inv_q<T: NoiseFloat>(seed: u64, stream: Stream, row: u64, inv_q: &mu
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::arch::generic::philox::unit53;
     use crate::philox::randint4x;
 
     #[test]
@@ -363,7 +246,10 @@ mod tests {
     fn split_fills_equal_scalar() {
         let n = FILL_SPLIT + FILL_CHUNK + 21;
         for threads in [1, 2] {
-            let pool = crate::kernel::tests::pool(threads);
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .expect("a rayon pool");
             let (mut q, mut inv_q) = (alloc::vec![0.0f64; n], alloc::vec![0.0f32; n]);
             pool.install(|| {
                 fill_q(7, Stream::Bonus, 1 << 33, &mut q);

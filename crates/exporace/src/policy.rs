@@ -11,8 +11,8 @@ use crate::float::NoiseFloat;
 
 /// What a NaN score does in an argmax.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "scenario", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "scenario", serde(rename_all = "snake_case"))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum NanPolicy {
     /// The first NaN wins, as `torch.argmax` does.
     #[default]

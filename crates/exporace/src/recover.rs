@@ -9,10 +9,13 @@ use alloc::vec::Vec;
 
 use crate::error::Result;
 use crate::float::NoiseFloat;
-use crate::kernel::{self, Scan, Weights};
+use crate::kernel::scan::Scan;
+use crate::kernel::shared::race_shared;
+use crate::kernel::weights::Weights;
 use crate::policy::NanPolicy;
-use crate::race::{Form, RaceResult, race_with};
+use crate::race::race_with;
 use crate::spec::SpecBatch;
+use crate::standings::{Form, RaceResult};
 use crate::validate;
 
 /// Validates `batch` and `inv_q[B, V]`.
@@ -93,7 +96,7 @@ pub fn recover_tokens<T: NoiseFloat>(
             .request_tokens(r)
             .map(|t| residual(batch, t))
             .collect();
-        kernel::shared::race_shared(&positions, &inv_q[r * v..(r + 1) * v], policy)
+        race_shared(&positions, &inv_q[r * v..(r + 1) * v], policy)
     };
     #[cfg(feature = "parallel")]
     let scans: Vec<Scan<T>> = if batch.num_requests() == 1 {
@@ -112,7 +115,7 @@ pub fn recover_tokens<T: NoiseFloat>(
         let per_request = (batch.num_tokens() * v / requests.max(1)).max(1);
         let per_request: Vec<Vec<Scan<T>>> = (0..requests)
             .into_par_iter()
-            .with_min_len(kernel::CHUNK.div_ceil(per_request))
+            .with_min_len(crate::arch::CHUNK.div_ceil(per_request))
             .map(request)
             .collect();
         per_request.into_iter().flatten().collect()

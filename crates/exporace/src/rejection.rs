@@ -14,11 +14,12 @@ use alloc::vec::Vec;
 
 use crate::error::Result;
 use crate::float::NoiseFloat;
-use crate::kernel::Weights;
+use crate::kernel::weights::Weights;
 use crate::policy::NanPolicy;
-use crate::race::{Form, RaceResult, argmax_f32, race_with};
+use crate::race::{argmax_f32, race_with};
 use crate::recover::{recover_one, validate_noise};
 use crate::spec::{PLACEHOLDER_DRAFT_ID, SpecBatch};
+use crate::standings::{Form, RaceResult};
 use crate::validate;
 
 /// Where bonus tokens come from.

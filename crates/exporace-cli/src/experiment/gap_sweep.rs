@@ -3,10 +3,10 @@
 //! Markdown table and a chart.
 
 use clap::Args;
-use exporace::exact::{
+use exporace_study::models::CATALOGUE;
+use exporace_study::win_probability::{
     ExactOptions, Group, GroupProbability, ideal_tail_mass, win_probabilities_of,
 };
-use exporace::models::CATALOGUE;
 use exporace_viz::{CurveChart, Series, curves_svg};
 use serde_json::json;
 
@@ -51,7 +51,7 @@ pub(super) const COLORS: [[u8; 3]; 9] = [
 /// The exact tail mass of one head (weight 1) and `tails` tokens of weight
 /// `f32(e^-gap)` under the model.
 pub(super) fn tail_mass(
-    entry: &exporace::models::CatalogueEntry,
+    entry: &exporace_study::models::CatalogueEntry,
     gap: f64,
     tails: u64,
 ) -> Result<GroupProbability, String> {

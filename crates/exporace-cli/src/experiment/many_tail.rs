@@ -4,8 +4,8 @@
 
 use clap::Args;
 use exporace::NanPolicy;
-use exporace::exact::ideal_tail_mass;
-use exporace::experiment::{Fit, Sampler, Setup};
+use exporace_study::experiment::{Fit, Sampler, Setup};
+use exporace_study::win_probability::ideal_tail_mass;
 use exporace_viz::curves_svg;
 use serde_json::json;
 

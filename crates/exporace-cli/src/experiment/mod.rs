@@ -8,10 +8,10 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use clap::{Args, Subcommand};
-use exporace::exact::ExactOptions;
-use exporace::experiment::{self, Control, Report, Setup};
-use exporace::models::{CATALOGUE, CatalogueEntry, ModelVisitor, NoiseModel};
-use exporace::scenario::SeedIn;
+use exporace_study::experiment::{self, Control, Report, Setup};
+use exporace_study::models::{CATALOGUE, CatalogueEntry, ModelVisitor, NoiseModel};
+use exporace_study::scenario::SeedIn;
+use exporace_study::win_probability::ExactOptions;
 use indicatif::ProgressBar;
 use serde_json::Value;
 
@@ -114,7 +114,7 @@ fn find_models(names: &[String]) -> Result<Vec<&'static CatalogueEntry>, String>
 /// reported, so the run can be repeated).
 /// `--trials` within the core's cap, refused up front.
 fn check_trials(trials: u64) -> Result<(), String> {
-    let limit = exporace::experiment::MAX_TRIALS;
+    let limit = exporace_study::experiment::MAX_TRIALS;
     if trials > limit {
         return Err(format!(
             "--trials must be at most {limit} (2^32), got {trials}"

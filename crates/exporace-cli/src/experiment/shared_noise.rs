@@ -5,7 +5,7 @@
 
 use clap::Args;
 use exporace::NanPolicy;
-use exporace::experiment::{Coupling, Report, Sampler, Setup};
+use exporace_study::experiment::{Coupling, Report, Sampler, Setup};
 use exporace_viz::{BarChart, BarSeries, bars_svg};
 use serde_json::json;
 

@@ -1,57 +1,41 @@
-//! Races of one row by span keys, as the group pass of [`super::shared`]
-//! scans a group of rows: with f32 noise everywhere, with f64 noise where
-//! [`RECIP`] holds (natively), and in wasm for `w / q` with f64 noise
-//! (`keys_simd128`).
+//! Races of one row by span keys, as the group pass of `shared` scans a
+//! group of rows: with f32 noise everywhere, and with f64 noise where
+//! `crate::arch::RECIP` holds or for `w / q` (`row::scan`).
 //!
-//! Filtered block by block against its own standings, a row takes an extra
-//! lane pass and a rescan over every block that sets a new record (about
-//! `2 ln(blocks)` of them, and each step of the first block), a fixed cost
-//! of several microseconds per row in wasm. Here each window of spans is
-//! read once for its largest keys ([`lanes::span_key`]), and only the spans
-//! that reach the window's hint ([`hint_of`], [`div_hint_of`]) are scanned
-//! exactly, from the hint's floor: in Node, 12% to 28% less time for a row
-//! of 152064 tokens (the race and recover cases, `WasmArray` inputs). A
-//! span with a finite key has valid values, and is entered in one lane pass
-//! per step ([`enter_clearing`]) instead of the block scan's three: the
-//! race f32 at V 32000 took 0.83x as long natively (Xeon) and 0.91x in
-//! Node, the row's few exact spans being a larger share of a short row.
-//! So is a span of a window without a hint (one finite key), from a floor
-//! below every score ([`below_every_score`]).
+//! Each window of spans is read once for its largest keys
+//! ([`span_key`]), and only the spans that reach the window's hint
+//! ([`hint_of`], [`div_hint_of`]) are scanned exactly, from the hint's
+//! floor: a span below the hint holds no token that can be the leader or
+//! the runner-up, because two tokens of other spans score more. A span
+//! with a finite key has valid values, and is entered in one lane pass
+//! per step ([`enter_clearing`]) instead of the block scan's three; so is
+//! a span of a window without a hint (one finite key), from a floor below
+//! every score ([`below_every_score`]).
 //!
 //! With f64 noise the keys are f32 bounds of the scores (`w * upper(q)`
 //! as in the group pass, `w * recip(q)` of `q` rounded to f32), so the
 //! key pass reads 16 tokens per step in f32 lanes where the block scan
 //! runs 8 per f64 lane.
 
-use super::lanes::RECIP_ERROR;
-use super::shared::{INF, SPAN, below_every_score, enter_clearing, hint_of, second_key};
-use super::{Scan, Weights, blocks, lanes};
+use super::block::blocks;
+use super::enter::{below_every_score, enter_clearing};
+use super::hints::{INF, hint_of, second_key};
+use super::recip::RECIP_ERROR;
+use super::scan::Scan;
+use super::sizes::SPAN;
+use super::span_key::span_key;
+use super::weights::Weights;
 use crate::float::NoiseFloat;
 use crate::policy::NanPolicy;
-use crate::race::Form;
+use crate::standings::Form;
 
 /// Spans per window: the keys of one window stay on the stack (1 KiB).
-pub(super) const WINDOW: usize = 256;
+pub(crate) const WINDOW: usize = 256;
 
-/// Whether the keys of `w / q` are taken without a division
-/// ([`lanes::span_key`]'s `RECIP`): natively, where a division of 16 f32
-/// lanes takes about 10 cycles on Intel's cores. Without it `race/f32`
-/// took 0.79x to 0.94x as long at V 152064 (median 0.85x) and 0.66x to
-/// 0.94x at V 128256 (0.88x); at V 32000, where the exact scans of the
-/// hint's spans weigh more, and at V 262144, read from beyond L2, the same
-/// (Xeon, `bench-native`, 8 alternating rounds). Not in wasm, where
-/// SIMD128's division of 4 lanes costs less beside the 7 other operations
-/// per vector the keys then take: there the race took 1.2x to 1.5x as long
-/// (Node, medians of 6 to 14 alternating rounds). With f64 noise wasm takes
-/// the reciprocal keys all the same (`super::scan`, `keys_simd128`): they
-/// narrow the noise to f32 lanes, where its own division would run on two
-/// f64 lanes.
-pub(super) const RECIP: bool = !cfg!(target_arch = "wasm32");
-
-/// [`super::scan`] of a row (f32 noise, or f64 noise with `RECIP`): the
-/// same standings, bit for bit, with the keys of `w / q` taken by
-/// [`lanes::recip`] under `RECIP` (see [`RECIP`]).
-pub(super) fn scan_hinted<T: NoiseFloat, const RECIP: bool>(
+/// `row::scan` of a row (f32 noise, or f64 noise with `RECIP`): the same
+/// standings, bit for bit, with the keys of `w / q` taken by the bit-level
+/// reciprocal (`recip::recip`) under `RECIP`.
+pub(crate) fn scan_hinted<T: NoiseFloat, const RECIP: bool>(
     form: Form,
     weights: Weights<'_>,
     noise: &[T],
@@ -68,8 +52,7 @@ pub(super) fn scan_hinted<T: NoiseFloat, const RECIP: bool>(
         let last = (first + WINDOW).min(spans);
         let mut keys = [0u32; WINDOW];
         for (s, key) in (first..last).zip(&mut keys) {
-            let (k, valid) =
-                lanes::span_key::<T, RECIP>(form, weights.range(span(s)), &noise[span(s)]);
+            let (k, valid) = span_key::<T, RECIP>(form, weights.range(span(s)), &noise[span(s)]);
             out.clean &= valid;
             *key = k;
         }
@@ -123,7 +106,7 @@ pub(super) fn scan_hinted<T: NoiseFloat, const RECIP: bool>(
     out
 }
 
-/// [`hint_of`] for the keys of `w / q` ([`lanes::span_key`]: the bits of
+/// [`hint_of`] for the keys of `w / q` ([`span_key`]: the bits of
 /// `x = w * recip(q)`, within `e` = [`RECIP_ERROR`] of `w / q`): from `b`,
 /// the second largest finite key, the least key a span must reach and the
 /// floor of its exact scan; `None` (every span scanned, no floor) for `b`
@@ -152,8 +135,8 @@ pub(super) fn scan_hinted<T: NoiseFloat, const RECIP: bool>(
 /// NaN score has a NaN key, and a score with its sign bit set a key with
 /// it: both odd, so never skipped.
 ///
-/// [`recip`]: lanes::recip
-pub(super) fn div_hint_of(second: Option<u32>) -> Option<(u32, f32)> {
+/// [`recip`]: super::recip::recip
+pub(crate) fn div_hint_of(second: Option<u32>) -> Option<(u32, f32)> {
     /// `2^-100`, and `7/8`, exact in f64.
     const SMALLEST: f64 = f64::from_bits((1023 - 100) << 52);
     const SHRINK: f64 = 0.875;

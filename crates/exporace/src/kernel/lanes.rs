@@ -6,42 +6,39 @@
 //! build enables: SSE2 or AVX2 / AVX-512 natively, SIMD128 in wasm. Plain Rust
 //! arrays need no `unsafe` and no dependency, and build for `wasm32v1-none`.
 
-#[cfg(feature = "alloc")]
-use super::shared::upper;
-use super::{BLOCK, LANES, Weights};
+use super::each_lane::each_lane;
+use super::sizes::{BLOCK, LANES};
+use super::weights::{Weights, plain, residual, valid_inputs};
+use crate::arch::QUICK_FIRST;
 use crate::float::NoiseFloat;
 use crate::policy::NanPolicy;
-use crate::race::Form;
+use crate::standings::Form;
 
 /// What one pass over a block found.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Look {
+pub(crate) struct Look {
     /// No score can change standings whose bar is the one given.
-    pub(super) quiet: bool,
+    pub(crate) quiet: bool,
     /// Every weight is finite and not negative (`+0.0`, not `-0.0`), and no
     /// noise value is below `-0.0` or a NaN with its sign bit set. `false`
     /// is a doubt, not a finding: callers then run the full checks, which
     /// accept `-0.0` weights and negative NaN noise.
-    pub(super) clean: bool,
+    pub(crate) clean: bool,
 }
-
-/// The bits of a finite weight stop below those of `+inf`: as unsigned
-/// integers, `+0.0 <= w < +inf` is exactly `bits(w) < bits(+inf)`.
-pub(super) const WEIGHT_LIMIT: u32 = 0x7f80_0000;
 
 /// Checks one block. A score is loud if it could change standings whose
 /// runner-up scores `bar`: above it, or NaN. (A NaN is loud under every
 /// policy here: where NaN never wins, the rescan pushes it and nothing
 /// changes, so the filter only has to be right about quiet blocks.)
 #[inline]
-pub(super) fn look<T: NoiseFloat>(
+pub(crate) fn look<T: NoiseFloat>(
     form: Form,
     weights: Weights<'_>,
     noise: &[T],
     bar: T,
     _policy: NanPolicy,
 ) -> Look {
-    let pass = if cfg!(target_arch = "wasm32") || (form == Form::Div && T::BITS == 64) {
+    let pass = if QUICK_FIRST || (form == Form::Div && T::BITS == 64) {
         Pass::QuickFirst
     } else {
         Pass::Full
@@ -54,7 +51,7 @@ pub(super) fn look<T: NoiseFloat>(
 
 /// Which lane passes [`look_by`] runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Pass {
+pub(crate) enum Pass {
     /// [`quick`] alone: `None` where it does not find the block quiet.
     #[cfg_attr(not(test), allow(dead_code))]
     Quick,
@@ -72,7 +69,7 @@ pub(super) enum Pass {
 
 /// [`look`] with the passes `pass` names.
 #[inline]
-pub(super) fn look_by<T: NoiseFloat>(
+pub(crate) fn look_by<T: NoiseFloat>(
     pass: Pass,
     form: Form,
     weights: Weights<'_>,
@@ -115,7 +112,7 @@ fn by_weights<T: NoiseFloat, B: Bits, const MUL: bool>(
 /// every step when `bar` is below zero. A step left unset cannot change these
 /// standings, nor any standings that hold more tokens.
 #[inline]
-pub(super) fn loud_steps<T: NoiseFloat>(
+pub(crate) fn loud_steps<T: NoiseFloat>(
     form: Form,
     weights: Weights<'_>,
     noise: &[T],
@@ -188,25 +185,12 @@ fn steps<T: NoiseFloat, B: Bits, const MUL: bool>(
     flags as u32
 }
 
-/// A plain weight.
-#[inline(always)]
-pub(super) fn plain(p: f32, _: f32) -> f32 {
-    p
-}
-
-/// The residual weight `max(p - d, 0)`.
-#[inline(always)]
-pub(super) fn residual(p: f32, d: f32) -> f32 {
-    let r = p - d;
-    if r > 0.0 { r } else { 0.0 }
-}
-
 /// Integer lanes as wide as the noise type. Signed (`i32`, `i64`), because
 /// SIMD128 has signed 64-bit compares but no unsigned ones: with unsigned
 /// 64-bit maxima LLVM leaves the f64 lanes scalar in wasm. Every value
 /// compared is made non-negative first, or compared against 0 (see
 /// [`full`]). `u32` serves [`quick`]'s unsigned 32-bit keys.
-pub(super) trait Bits:
+pub(crate) trait Bits:
     Copy + Ord + core::ops::BitAnd<Output = Self> + core::ops::BitXor<Output = Self>
 {
     const ZERO: Self;
@@ -303,28 +287,6 @@ fn keyed<T: NoiseFloat, K: Bits, const MUL: bool>(
     verdict(&scores, limit, &inputs, bar >= T::ZERO)
 }
 
-/// Calls `step(lane, p, d, noise)` for every token of a block: whole steps
-/// of [`LANES`] tokens lane by lane, then the rest on lane 0.
-#[inline(always)]
-fn each_lane<T: NoiseFloat>(
-    p: &[f32],
-    d: &[f32],
-    noise: &[T],
-    mut step: impl FnMut(usize, f32, f32, T),
-) {
-    let (pc, pr) = p.as_chunks::<LANES>();
-    let (dc, dr) = d.as_chunks::<LANES>();
-    let (nc, nr) = noise.as_chunks::<LANES>();
-    for ((pl, dl), nl) in pc.iter().zip(dc).zip(nc) {
-        for l in 0..LANES {
-            step(l, pl[l], dl[l], nl[l]);
-        }
-    }
-    for ((&pv, &dv), &nv) in pr.iter().zip(dr).zip(nr) {
-        step(0, pv, dv, nv);
-    }
-}
-
 /// [`quick`] for `w / q` without a division (an f64 division costs many
 /// times a multiply on every target here). A token is quiet when `w < q * b`,
 /// where `b` is the bar shrunk by `2^-20` (`0` for bars below `2^-100`,
@@ -387,13 +349,6 @@ fn verdict<B: Bits>(
         quiet: true,
         clean: valid_inputs(inputs),
     })
-}
-
-/// Every lane's largest weight-input bits are those of a finite weight that
-/// is not negative ([`WEIGHT_LIMIT`]).
-#[inline(always)]
-fn valid_inputs(inputs: &[u32; LANES]) -> bool {
-    inputs.iter().fold(true, |c, &x| c & (x < WEIGHT_LIMIT))
 }
 
 /// The passes `pass` names over one block; `unsigned` as in [`quick`].
@@ -464,152 +419,3 @@ fn full<T: NoiseFloat, B: Bits, const MUL: bool>(
         clean: valid & signed,
     }
 }
-
-/// The largest key of one row's scores over a span (as `GroupLook::keys`
-/// in `shared`: the raw bits of the largest f32 score in unsigned order, so
-/// `+inf`, NaN and sign bits give keys from `+inf`'s bits up), and whether
-/// its inputs are valid: every weight input finite and from `+0.0` up, and
-/// for plain `w * q` (signed keys, see [`span_keys`]) every noise value
-/// too. A span whose inputs are not valid, or that holds the zeroed token,
-/// gets `u32::MAX`, so its tokens are always scanned exactly, with the
-/// block scan's own checks.
-///
-/// The scores are f32: with f32 noise `w * q` is the race's own score;
-/// with f64 noise it is `w * upper(q)` in f32, the group pass's bound
-/// (`shared::upper`, whose hints `hint_of` takes). For `w / q` with
-/// `RECIP` the scores are `w * recip(q)` ([`recip`], no division; f64 noise
-/// rounded to f32 first), within [`RECIP_ERROR`] of `w / q` where every
-/// noise value of the span lies in [`recip`]'s range, and the span is odd
-/// (`u32::MAX`) where one does not; `hinted::div_hint_of` takes hints from
-/// such keys. Without `RECIP` they are the race's own scores, `w / q`, for
-/// f32 noise only.
-#[cfg(feature = "alloc")]
-#[inline]
-pub(super) fn span_key<T: NoiseFloat, const RECIP: bool>(
-    form: Form,
-    weights: Weights<'_>,
-    noise: &[T],
-) -> (u32, bool) {
-    debug_assert!(T::BITS == 32 || RECIP || form == Form::Mul);
-    let (p, d, zeroed) = match weights {
-        Weights::Plain(p) => (p, p, false),
-        Weights::Zeroed { p, zero } => (p, p, zero.is_some()),
-        Weights::Residual { p, d } => (p, d, false),
-    };
-    let residual_rows = matches!(weights, Weights::Residual { .. });
-    let (key, valid) = match (form, residual_rows) {
-        (Form::Mul, false) => span_keys::<T, true, true, false>(p, d, noise, plain),
-        (Form::Mul, true) => span_keys::<T, false, true, false>(p, d, noise, residual),
-        // Natively with AVX-512 on 512-bit registers (see `keys_avx512`).
-        #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
-        (Form::Div, false) if RECIP => super::keys_avx512::div_keys(p, noise),
-        // In wasm only f64 noise takes these keys (`super::scan`), on
-        // SIMD128 (see `keys_simd128`).
-        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-        (Form::Div, false) if RECIP && T::BITS == 64 => super::keys_simd128::div_keys(p, noise),
-        (Form::Div, false) => span_keys::<T, false, false, RECIP>(p, d, noise, plain),
-        (Form::Div, true) => span_keys::<T, false, false, RECIP>(p, d, noise, residual),
-    };
-    if zeroed || !valid {
-        (u32::MAX, valid)
-    } else {
-        (key, valid)
-    }
-}
-
-/// [`span_key`]'s lane loop. Unsigned maxima of the raw score bits, except
-/// with `SIGNED` (plain `w * q`, see [`quick`]): signed maxima, with the
-/// noise's bits in the inputs' maximum, so that a span with valid inputs
-/// has only scores from `+0.0` up, where signed and unsigned order agree.
-///
-/// With `MUL` the scores are `w * q` (`w * upper(q)` for f64 noise), else
-/// `w / q`, and with `RECIP` (for `w / q`) `w * recip(q)` of the noise
-/// rounded to f32, where each lane also keeps the largest of the
-/// noise's bits less [`RECIP_LOW`] (wrapping, so that noise below the
-/// range, zeros, subnormals and values with the sign bit alike, lands
-/// above it): a span with a noise value outside [`recip`]'s range gets
-/// `u32::MAX`. Inside it a score is `+inf`, NaN or has its sign bit set
-/// exactly where `w` is `+inf`, NaN or has its sign bit set (`recip(q)` is
-/// a positive normal number), or the product overflows.
-#[cfg(feature = "alloc")]
-#[inline(always)]
-pub(super) fn span_keys<T: NoiseFloat, const SIGNED: bool, const MUL: bool, const RECIP: bool>(
-    p: &[f32],
-    d: &[f32],
-    noise: &[T],
-    weight: impl Fn(f32, f32) -> f32 + Copy,
-) -> (u32, bool) {
-    let mut inputs = [0u32; LANES];
-    let mut offsets = [0u32; LANES];
-    let mut unsigned = [0u32; LANES];
-    let mut signed = [0i32; LANES];
-    each_lane(p, d, noise, |l, p, d, n| {
-        inputs[l] = inputs[l].max(p.to_bits()).max(d.to_bits());
-        // f32 noise through f64 and back is exact (LLVM drops the pair).
-        let q = n.to_f64();
-        let s = if MUL {
-            let n = if T::BITS == 32 { q as f32 } else { upper(q) };
-            if SIGNED {
-                inputs[l] = inputs[l].max(n.to_bits());
-            }
-            weight(p, d) * n
-        } else if RECIP {
-            let q = (q as f32).to_bits();
-            offsets[l] = offsets[l].max(q.wrapping_sub(RECIP_LOW));
-            weight(p, d) * recip(q)
-        } else {
-            weight(p, d) / q as f32
-        };
-        if SIGNED {
-            signed[l] = signed[l].max(s.to_bits() as i32);
-        } else {
-            unsigned[l] = unsigned[l].max(s.to_bits());
-        }
-    });
-    let key = if SIGNED {
-        signed.iter().fold(0, |m, &x| m.max(x)) as u32
-    } else {
-        unsigned.iter().fold(0, |m, &x| m.max(x))
-    };
-    let in_range = !RECIP
-        || offsets
-            .iter()
-            .fold(true, |c, &x| c & (x < RECIP_HIGH - RECIP_LOW));
-    let key = if in_range { key } else { u32::MAX };
-    (key, valid_inputs(&inputs))
-}
-
-/// `1 / q` for f32 noise with bits `bits`, within [`RECIP_ERROR`]
-/// (relative) for `q` from `2^-126` up to below `2^125`, [`recip`]'s
-/// range: one integer subtraction from the bits, where a division of 16
-/// lanes takes about 10 cycles on Intel's cores (`race/f32` in cache read
-/// at half its probe's rate there).
-///
-/// With `q = 2^k (1 + f)`, `bits - 2^23 k` are the bits of `1 + f`, so the
-/// result is `recip(1 + f) 2^-k` exactly while it stays a normal number:
-/// `recip(1 + f)` lies in `[2^-2, 1)` and `k` is at most 124 in the range,
-/// so the result's exponent field is at least 1 (and below 255 for `k`
-/// from -126). The relative error is therefore that over `[1, 2)`, which
-/// the tests check for every one of its `2^23` values (at most 0.0506).
-#[cfg(feature = "alloc")]
-#[inline(always)]
-pub(super) fn recip(bits: u32) -> f32 {
-    f32::from_bits(RECIP_MAGIC.wrapping_sub(bits))
-}
-
-/// The constant of [`recip`], the classic bit-level reciprocal's: a largest
-/// relative error of 0.0506 over `[1, 2)`.
-#[cfg(feature = "alloc")]
-pub(super) const RECIP_MAGIC: u32 = 0x7ef3_11c7;
-
-/// A bound of `|recip(q) q - 1|` over [`recip`]'s range: `2^-4`.
-#[cfg(feature = "alloc")]
-pub(super) const RECIP_ERROR: f64 = 1.0 / 16.0;
-
-/// The bits of `2^-126`, the smallest f32 noise in [`recip`]'s range.
-#[cfg(feature = "alloc")]
-pub(super) const RECIP_LOW: u32 = 0x0080_0000;
-
-/// The bits of `2^125`, the first f32 noise above [`recip`]'s range.
-#[cfg(feature = "alloc")]
-pub(super) const RECIP_HIGH: u32 = 0x7e00_0000;

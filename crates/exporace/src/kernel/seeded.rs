@@ -11,27 +11,25 @@
 //! `w * (1 + 2^-19) <= bar * u` in f64, a bound with room for the two roundings
 //! of that compare; a step where every token passes cannot change the
 //! standings and needs no logarithm. The other steps go token by token through
-//! the exact transform and [`Standings::push`](crate::race::Standings), so the
+//! the exact transform and [`Standings::push`](crate::standings::Standings), so the
 //! result is the unfused path's, bit for bit.
 //!
-//! The search for the next step that may change the standings runs on
-//! 512-bit registers with AVX-512 (`seeded_avx512`), on the top 32 bits of
-//! each uniform (Philox's word 0) with AVX2 (`seeded_avx2`) and in wasm
-//! (`next_loud_words`), a stricter bound in f32 and integers, and on plain
-//! lanes elsewhere (`next_loud_lanes`).
+//! The search for the next step that may change the standings is the
+//! instruction set's `next_loud` (`crate::arch`).
 
 use core::sync::atomic::{AtomicU64, Ordering};
 
-use super::{LANES, SEEDED_CHUNK, Scan, split_fine};
+use super::scan::Scan;
+use super::seeded_steps::Steps;
+use super::sizes::{LANES, SEEDED_CHUNK};
+use super::split::split_fine;
+use crate::arch::next_loud;
 use crate::error::Result;
 use crate::float::NoiseFloat;
 use crate::noise::{self, Stream};
 use crate::policy::NanPolicy;
-use crate::race::{Form, RaceResult};
+use crate::standings::{Form, RaceResult};
 use crate::validate;
-
-/// `1 + 2^-19`: the bound's margin over `w / u`.
-pub(crate) const MARGIN: f64 = 1.0 + 1.0 / (1u64 << 19) as f64;
 
 /// The noise value the unfused path stores for token `token`: `1 / E` for
 /// [`Form::Mul`], `E` for [`Form::Div`].
@@ -112,11 +110,11 @@ fn conclude<T: NoiseFloat>(
 /// and the merged standings are the row's, whatever bar each chunk saw
 /// when. The result does not depend on the threads or their timing; a
 /// chunk's own standings may.
-pub(super) struct SharedBar(AtomicU64);
+pub(crate) struct SharedBar(AtomicU64);
 
 impl SharedBar {
     /// No bar yet.
-    pub(super) const fn new() -> Self {
+    pub(crate) const fn new() -> Self {
         SharedBar(AtomicU64::new(0))
     }
 
@@ -124,7 +122,7 @@ impl SharedBar {
     /// filter with: the higher of it and the shared one. Only finite bars
     /// above `+0.0` are shared; the bits of those order as their values.
     #[inline]
-    pub(super) fn raise(&self, local: Option<f64>) -> Option<f64> {
+    pub(crate) fn raise(&self, local: Option<f64>) -> Option<f64> {
         if let Some(bar) = local.filter(|b| *b > 0.0 && b.is_finite()) {
             let before = self.0.fetch_max(bar.to_bits(), Ordering::Relaxed);
             return Some(bar.max(f64::from_bits(before)));
@@ -148,186 +146,6 @@ struct Address {
     row: u64,
     /// The chunk's first token.
     offset: usize,
-}
-
-/// A chunk's whole steps of weights and the address of their noise: step
-/// `s` holds tokens `first + s * LANES` on, whose noise
-/// is that of (seed, stream, row, token). What the searches for the next
-/// step that may change the standings take.
-#[derive(Clone, Copy)]
-pub(super) struct Steps<'a> {
-    /// The weights, a step of [`LANES`] each.
-    pub(super) weights: &'a [[f32; LANES]],
-    /// The noise's seed.
-    pub(super) seed: u64,
-    /// The noise's stream.
-    pub(super) stream: Stream,
-    /// The noise's row.
-    pub(super) row: u64,
-    /// The first token of step 0.
-    pub(super) first: usize,
-}
-
-impl Steps<'_> {
-    /// Step 0's Philox address: the first token's counter word, the
-    /// counter's other three words and the key. Token `first + t`'s block
-    /// is `philox4x32_10([counter + t, words...], key)` (`+` wrapping).
-    #[cfg(any(x86_avx2, x86_avx512))]
-    #[inline(always)]
-    pub(super) fn philox(&self) -> (u32, [u32; 3], [u32; 2]) {
-        let row = self.row;
-        (
-            self.first as u32,
-            [row as u32, self.stream as u32, (row >> 32) as u32],
-            crate::philox::key(self.seed),
-        )
-    }
-}
-
-/// Whether no token of a step can enter the standings, from the step's
-/// largest weight and smallest uniform: rounding is monotone, so
-/// `max(w) * MARGIN <= bar * min(u)` in f64 implies `w * MARGIN <= bar * u`
-/// in f64 for every lane, which is the per-lane bound. One test per step
-/// instead of one per lane. The largest weight is taken on the weights'
-/// bits, which order finite weights that are not negative as their values;
-/// a step whose largest bits are not below those of `+inf` (a `-0.0`, a
-/// negative weight, an infinity or a NaN) is loud, and goes lane by lane.
-#[cfg(any(test, not(x86_avx512)))]
-#[inline(always)]
-fn step_is_quiet(w: &[f32; LANES], u: &[f64; LANES], bar: f64) -> bool {
-    let mut top: [u32; LANES] = core::array::from_fn(|l| w[l].to_bits());
-    let mut low = *u;
-    let mut n = LANES;
-    while n > 1 {
-        n /= 2;
-        for l in 0..n {
-            top[l] = top[l].max(top[l + n]);
-            // No uniform is NaN: a plain select is the minimum.
-            low[l] = if low[l + n] < low[l] {
-                low[l + n]
-            } else {
-                low[l]
-            };
-        }
-    }
-    top[0] < f32::INFINITY.to_bits()
-        && low[0] > 0.0
-        && f32::from_bits(top[0]) as f64 * MARGIN <= bar * low[0]
-}
-
-/// The first step of `steps` from step `from` on where a token may enter
-/// the standings with the bar `bar`: a lane whose uniform is not above 0
-/// or whose weight fails `w * MARGIN <= bar * u` in f64 (NaN fails), with
-/// [`step_is_quiet`] first. `steps.weights.len()` when every step is
-/// quiet. `tops` takes each lane's largest weight bits over the steps
-/// looked at, the loud one included. With AVX-512
-/// `seeded_avx512::next_loud` searches instead, on 512-bit registers, and
-/// with AVX2 `seeded_avx2::next_loud` for bars above `+0.0`.
-#[cfg(any(test, not(x86_avx512)))]
-#[inline(always)]
-pub(super) fn next_loud_lanes(
-    steps: Steps<'_>,
-    from: usize,
-    bar: f64,
-    tops: &mut [u32; LANES],
-) -> usize {
-    for (s, w) in steps.weights.iter().enumerate().skip(from) {
-        for l in 0..LANES {
-            tops[l] = tops[l].max(w[l].to_bits());
-        }
-        let u =
-            noise::uniforms::<LANES>(steps.seed, steps.stream, steps.row, steps.first + s * LANES);
-        if step_is_quiet(w, &u, bar) {
-            continue;
-        }
-        let mut loud = 0u32;
-        for l in 0..LANES {
-            let quiet = (u[l] > 0.0) & (w[l] as f64 * MARGIN <= bar * u[l]);
-            loud |= !quiet as u32;
-        }
-        if loud != 0 {
-            return s;
-        }
-    }
-    steps.weights.len()
-}
-
-/// `(1 + 2^-17) 2^32 / bar` rounded up to f32, for a bar above `+0.0`
-/// (`None` for `+0.0`, `-0.0` or a NaN bar): the scale of `next_loud_words` and of
-/// `seeded_avx2`'s bound.
-#[cfg(any(test, target_arch = "wasm32", x86_avx2))]
-#[inline]
-pub(super) fn word_scale(bar: f64) -> Option<f32> {
-    /// `(1 + 2^-17) 2^32`, exact in f64.
-    const LIFT: f64 = 4_294_967_296.0 + 32_768.0;
-    (bar > 0.0).then(|| {
-        let c = LIFT / bar;
-        let up = c as f32;
-        if f64::from(up) < c { up.next_up() } else { up }
-    })
-}
-
-/// [`next_loud_lanes`] with a bound on 32-bit words: a step is quiet when
-/// each lane's Philox word 0 (`w0`, [`noise::top_words16`]) is above
-/// `(w * scale) as u32`, with `scale` from [`word_scale`]. One f32
-/// multiply, one saturating conversion and one unsigned compare a token,
-/// where [`next_loud_lanes`] draws f64 uniforms.
-///
-/// A token of a quiet step scores less than the bar (so it cannot enter
-/// the standings) when its weight is finite and from `+0.0` up, and so does
-/// one weighing `-0.0` (it scores `-0.0`, and the bar is above `+0.0`); the
-/// others (NaN, infinite, negative) make the race check its weights and
-/// fail (`tops`). A uniform of 0 has word 0, never above: loud. The uniform
-/// is at least `w0 2^-32`, `scale` is at least
-/// `(1 + 2^-17)(1 - 2^-53) 2^32 / bar` (the f64 quotient rounded, then
-/// rounded up), and `w0 > (w * scale) as u32` gives `w0 > fl(w * scale)`,
-/// at least `w * scale * (1 - 2^-24)` where the product is normal (below
-/// that it is under 1 and any `w0` above 0 passes, with
-/// `w (1 + 2^-19) / bar` far below `2^-32`). So
-/// `u >= w0 2^-32 > w (1 + 2^-19) / bar`, the bound of the module's docs,
-/// and the score, at most `(w / u)(1 + 2^-21)`, is below the bar. An
-/// infinite or overflowing product converts to `u32::MAX`: loud.
-#[cfg(any(test, target_arch = "wasm32"))]
-#[inline(always)]
-pub(super) fn next_loud_words(
-    steps: Steps<'_>,
-    from: usize,
-    scale: f32,
-    tops: &mut [u32; LANES],
-) -> usize {
-    // Written out, with the weights' maxima in the loop of the bound:
-    // through a closure per step, or with the maxima in a loop of their own,
-    // the race took 1.1x as long in Node.
-    for (s, w) in steps.weights.iter().enumerate().skip(from) {
-        let top = noise::top_words16(steps.seed, steps.stream, steps.row, steps.first + s * LANES);
-        let mut t = *tops;
-        let mut loud = 0u32;
-        for l in 0..LANES {
-            t[l] = t[l].max(w[l].to_bits());
-            loud |= u32::from(top[l] <= (w[l] * scale) as u32);
-        }
-        *tops = t;
-        if loud != 0 {
-            return s;
-        }
-    }
-    steps.weights.len()
-}
-
-/// The search in wasm: [`next_loud_words`] for bars above `+0.0`, else
-/// [`next_loud_lanes`]. In Node the seeded race took 0.83x (f32) and 0.82x
-/// (f64) as long as with [`next_loud_lanes`] alone (medians of 6 rounds
-/// alternating); built for AVX2
-/// natively, 1.10x to 1.14x (no unsigned conversion or compare on 256-bit
-/// lanes): AVX2 builds take the same bound in `seeded_avx2` instead, with
-/// word 0 converted to f32 exactly.
-#[cfg(target_arch = "wasm32")]
-#[inline(always)]
-fn next_loud_wasm(steps: Steps<'_>, from: usize, bar: f64, tops: &mut [u32; LANES]) -> usize {
-    match word_scale(bar) {
-        Some(scale) => next_loud_words(steps, from, scale, tops),
-        None => next_loud_lanes(steps, from, bar, tops),
-    }
 }
 
 /// Scans tokens `offset..offset + weights.len()`, filtering with the
@@ -368,14 +186,6 @@ fn scan_seeded<T: NoiseFloat>(
     let mut c = 0;
     while c < steps.len() {
         if let Some(bar) = bar {
-            #[cfg(x86_avx512)]
-            let next_loud = super::seeded_avx512::next_loud;
-            #[cfg(target_arch = "wasm32")]
-            let next_loud = next_loud_wasm;
-            #[cfg(x86_avx2)]
-            let next_loud = super::seeded_avx2::next_loud;
-            #[cfg(not(any(target_arch = "wasm32", x86_avx2, x86_avx512)))]
-            let next_loud = next_loud_lanes;
             let at = Steps {
                 weights: steps,
                 seed,
@@ -418,9 +228,12 @@ mod tests {
     use alloc::vec::Vec;
 
     use super::*;
-    use crate::kernel::Weights;
-    use crate::kernel::tests::{Mix, key as bits};
+    use crate::arch::generic::philox::top_words16;
+    use crate::arch::generic::seeded::next_loud_words;
+    use crate::kernel::seeded_steps::word_scale;
+    use crate::kernel::weights::Weights;
     use crate::race::scalar;
+    use crate::test_inputs::{Mix, key as bits};
 
     fn fused_equals_unfused<T: NoiseFloat>() {
         let mut mix = Mix(0xF05E_D006);
@@ -570,7 +383,7 @@ mod tests {
     #[cfg(feature = "parallel")]
     #[test]
     fn split_seeded_race_equals_unfused() {
-        let pool = crate::kernel::tests::pool(3);
+        let pool = crate::test_inputs::pool(3);
         let mut mix = Mix(0x7A2E_E000);
         for case in 0..12 {
             let n = 4 * SEEDED_CHUNK + mix.below(4 * SEEDED_CHUNK as u64) as usize;
@@ -682,7 +495,7 @@ mod tests {
                     row,
                     first,
                 };
-                let loud = next_loud_words(at, step, scale, &mut tops);
+                let loud = next_loud_words(at, step, scale, &mut tops, top_words16);
                 if loud == step {
                     continue;
                 }

@@ -2,109 +2,22 @@
 //! rows with planted ties, NaN, infinities, zeros and invalid values.
 
 use alloc::format;
-use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::*;
+use super::lanes;
+use super::row::{race, scan};
+use super::scan::Scan;
+use super::sizes::{BLOCK, LANES};
+use super::split::split_into;
+use super::weights::Weights;
+use crate::arch::CHUNK;
+use crate::float::NoiseFloat;
+use crate::policy::NanPolicy;
 use crate::race::scalar;
-
-/// Weights that the seeded searches' tests plant: zeros of both signs, NaN,
-/// an infinity, a negative, a huge, the least subnormal and 1.
-#[cfg(any(x86_avx2, x86_avx512))]
-pub(crate) const SPECIAL_WEIGHTS: [f32; 8] =
-    [0.0, -0.0, f32::NAN, f32::INFINITY, -1.0, 3e38, 1e-45, 1.0];
-
-/// A rayon pool of `threads` threads, for the tests that split rows.
+use crate::standings::Form;
 #[cfg(feature = "parallel")]
-pub(crate) fn pool(threads: usize) -> rayon::ThreadPool {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .expect("a rayon pool")
-}
-
-/// SplitMix64, for inputs that share no code with what they test.
-pub(crate) struct Mix(pub(crate) u64);
-
-impl Mix {
-    pub(crate) fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    pub(crate) fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-
-    /// A chunk's noise address for the seeded searches' tests, case `case`
-    /// of a series: (seed, stream, row, first token), with rows of every
-    /// width, the three streams in turn, and every fifth case's counters
-    /// wrapping past `u32::MAX`.
-    #[cfg(any(x86_avx2, x86_avx512))]
-    pub(crate) fn noise_address(&mut self, case: usize) -> (u64, crate::noise::Stream, u64, usize) {
-        use crate::noise::Stream;
-        let (seed, row) = (self.next(), self.next() >> (self.next() % 64));
-        let stream = [Stream::Race, Stream::Bonus, Stream::Draft][case % 3];
-        let first = if case.is_multiple_of(5) {
-            (u32::MAX - 100) as usize
-        } else {
-            (self.next() % 100_000) as usize * LANES
-        };
-        (seed, stream, row, first)
-    }
-
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-
-    /// A weight: mostly random, often on a coarse grid (ties), sometimes 0 or
-    /// -0.0, rarely invalid. `shape` biases rows to all-zero or rising.
-    fn weight(&mut self, i: usize, shape: u64) -> f32 {
-        match shape {
-            0 => return 0.0,
-            1 => return i as f32 * 1e-3,
-            _ => {}
-        }
-        match self.below(40) {
-            0..=3 => 0.0,
-            4 => -0.0,
-            5..=14 => self.below(4) as f32 * 0.25,
-            15 if shape == 2 => [f32::NAN, f32::INFINITY, -1.0][self.below(3) as usize],
-            _ => self.unit() as f32,
-        }
-    }
-
-    /// A noise value: Exp(1)-like, often on a grid, sometimes 0, inf or NaN.
-    fn noise<T: NoiseFloat>(&mut self, special: bool) -> T {
-        match self.below(60) {
-            0 if special => T::INFINITY,
-            1 if special => T::NAN,
-            2 if special => T::ZERO,
-            3 if special => -T::ZERO,
-            4..=15 => T::from_f64(self.below(3) as f64 + 1.0),
-            _ => T::from_f64(-(1.0 - self.unit()).ln()),
-        }
-    }
-}
-
-/// A result as bits: winner and runner-up (token, score bits), errors by
-/// their debug text (NaN fields compare unequal).
-pub(crate) type Bits = core::result::Result<(usize, u64, Option<(usize, u64)>), String>;
-
-/// The bits of a result.
-pub(crate) fn key<T: NoiseFloat>(r: Result<RaceResult<T>>) -> Bits {
-    r.map(|r| {
-        (
-            r.winner.token,
-            r.winner.score.to_bits(),
-            r.runner_up.map(|c| (c.token, c.score.to_bits())),
-        )
-    })
-    .map_err(|e| format!("{e:?}"))
-}
+use crate::test_inputs::pool;
+use crate::test_inputs::{Bits, Mix, key};
 
 /// A random row: lengths around lane, block and chunk edges.
 struct Row<T> {
@@ -723,7 +636,8 @@ fn zeroed_token_sets_no_hint() {
 /// 0 (and the row's floor is below zero), and the tokens past the last full
 /// step of the chunk's last span, where the leader is.
 fn valid_spans_enter_every_placing_token<T: NoiseFloat>() {
-    use super::shared::{SPAN, race_shared};
+    use super::shared::race_shared;
+    use super::sizes::SPAN;
     let n = 3 * SPAN + LANES + 5;
     let mut p = alloc::vec![0.0f32; n];
     let noise = alloc::vec![T::ONE; n];
@@ -758,7 +672,8 @@ fn valid_spans_enter_every_placing_token<T: NoiseFloat>() {
 /// span is odd, scanned with its checks, so the NaN is seen under every
 /// policy.
 fn nan_beside_the_zeroed_token_is_seen<T: NoiseFloat>() {
-    use super::shared::{SPAN, race_shared};
+    use super::shared::race_shared;
+    use super::sizes::SPAN;
     let n = 3 * SPAN + 7;
     let mut p = alloc::vec![0.25f32; n];
     let noise = alloc::vec![T::ONE; n];
@@ -862,7 +777,7 @@ fn shared_long_rows_equal_scalar<T: NoiseFloat>() {
 /// bit for bit, whole and split into chunks.
 fn hinted_long_rows_equal_scalar<T: NoiseFloat>() {
     use super::hinted::WINDOW;
-    use super::shared::SPAN;
+    use super::sizes::SPAN;
     let mut mix = Mix(0x5EED_000A);
     for case in 0..60 {
         let n = match case % 20 {
@@ -978,8 +893,10 @@ fn hinted_long_rows_equal_scalar<T: NoiseFloat>() {
 /// bar).
 #[test]
 fn f64_group_bounds_find_every_score_above_the_bar() {
-    use super::group_lanes::look_group;
-    use super::shared::{GROUP, lower_bar, score_floor};
+    use super::group_span::look_span;
+    use super::hints::{lower_bar, score_floor};
+    use super::sizes::GROUP;
+    use crate::arch::generic::group::Lanes;
     let mut mix = Mix(0x5EED_0008);
     let (mut loud, mut quiet, mut floors) = (0, 0, 0);
     for case in 0..200_000 {
@@ -992,8 +909,8 @@ fn f64_group_bounds_find_every_score_above_the_bar() {
         p[lane] = w;
         let mut noise = alloc::vec![1.0f64; len];
         noise[lane] = q;
-        let rows = [Weights::Plain(&p); GROUP];
-        let key = look_group(rows, &noise, 0..len).expect("one kind").keys[0];
+        let rows = [&p[..]; GROUP];
+        let key = look_span::<Lanes, f64, true>(rows, rows, &noise, 0..len).0[0];
         let shown_below = |bar: f64| lower_bar(bar).is_some_and(|t| key <= t.to_bits());
         let below = f64::from_bits(s.to_bits() - 1);
         assert!(!shown_below(below), "w {w:e} q {q:e} bar {below:e}");
@@ -1021,7 +938,7 @@ fn f64_group_bounds_find_every_score_above_the_bar() {
 /// on a sample of `q`, the range's ends included.
 #[test]
 fn recip_is_within_its_error_over_its_range() {
-    use super::lanes::{RECIP_ERROR, RECIP_HIGH, RECIP_LOW, recip};
+    use super::recip::{RECIP_ERROR, RECIP_HIGH, RECIP_LOW, recip};
     let one = 1f32.to_bits();
     let mut worst = 0f64;
     for bits in one..2f32.to_bits() {
@@ -1064,7 +981,7 @@ fn recip_is_within_its_error_over_its_range() {
 /// `2^17` up, is the row's largest).
 fn noise_below_recips_range_is_scanned_exactly<T: NoiseFloat>() {
     use super::hinted::scan_hinted;
-    use super::shared::SPAN;
+    use super::sizes::SPAN;
     let n = 6 * SPAN;
     let mut mix = Mix(0x5EED_000E);
     let noise: Vec<T> = (0..n).map(|_| mix.noise(false)).collect();
@@ -1104,7 +1021,7 @@ fn noise_below_recips_range_is_scanned_exactly<T: NoiseFloat>() {
 /// key; both sides of it come up.
 fn div_keys_bound_every_score<T: NoiseFloat>() {
     use super::hinted::div_hint_of;
-    use super::lanes::span_key;
+    use super::span_key::span_key;
     let mut mix = Mix(0x5EED_000D);
     let key_of = |mix: &mut Mix, w: f32, q: T| {
         let len = if mix.below(2) == 0 { 1 } else { LANES };
@@ -1202,7 +1119,8 @@ both_precisions! {
 /// all come up, over 1 to 40 spans.
 #[test]
 fn group_hints_equal_row_hints() {
-    use super::shared::{GROUP, hint_of, second_key, second_keys};
+    use super::hints::{hint_of, second_key, second_keys};
+    use super::sizes::GROUP;
     const INF: u32 = 0x7f80_0000;
     let values = [0, 1, 5, 0x3f80_0000, INF - 1, INF, u32::MAX - 1, u32::MAX];
     let mut mix = Mix(41);

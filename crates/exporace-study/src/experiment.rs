@@ -1,0 +1,516 @@
+//! Monte Carlo experiments under a noise model, measured against the exact
+//! expectation of [`crate::win_probability`].
+//!
+//! Trial `t` draws everything from addresses keyed by `t`: the model's race
+//! noise at row `t` ([`NoiseModel::fill_inv_q`]), the draft token's noise on
+//! [`Stream::Draft`] row `t` (or, for the shared-noise pitfall, the race
+//! row itself) and the acceptance uniform on [`Stream::Accept`] row `t`.
+//! Trials run in fixed chunks of [`CHUNK`] whose histograms are added, so
+//! the counts are the same for any thread count (with the `parallel`
+//! feature, chunks are spread over rayon's pool).
+//!
+//! The statistics are Pearson's chi-square over categories (runs of tokens
+//! with equal weights), per-category z scores and upper-tail p-values from
+//! `statrs`.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::vec;
+use std::vec::Vec;
+
+use statrs::distribution::{ChiSquared, ContinuousCDF, Normal};
+
+use crate::models::NoiseModel;
+use crate::win_probability::{ExactOptions, Group, MAX_WORK, win_probabilities};
+use exporace::NanPolicy;
+use exporace::NoiseFloat;
+use exporace::SpecBatch;
+use exporace::noise::{self, Stream};
+use exporace::race_mul;
+use exporace::{Bonus, RejectionInputs, rejection_sample};
+use exporace::{Error, Result};
+use exporace::{recover_tokens, validate};
+
+/// Trials per chunk: the unit of work, of progress and of cancellation.
+pub const CHUNK: u64 = 1024;
+
+/// Where the draft token's noise comes from in a rejection-sampling trial.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Coupling {
+    /// Independent noise ([`Stream::Draft`], row = trial), as vLLM after
+    /// #54282 (which salts the draft position).
+    Salted,
+    /// The recovery race's own noise row: the draft and the residual share
+    /// noise, the bias #54282 fixed.
+    Shared,
+}
+
+/// What one trial samples.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Sampler {
+    /// One race over the target weights.
+    Race,
+    /// vLLM's recovered token: a race over the residual `max(p - d, 0)`.
+    Recovered,
+    /// A full rejection-sampling step with one draft token drawn from `d`;
+    /// the emitted first token is counted.
+    Rejection(Coupling),
+}
+
+/// One experiment.
+#[derive(Clone, Copy, Debug)]
+pub struct Setup<'a> {
+    /// Target weights `p` (the race's weights for [`Sampler::Race`]).
+    pub target: &'a [f32],
+    /// Draft probabilities `d`, required by [`Sampler::Recovered`] and
+    /// [`Sampler::Rejection`].
+    pub draft: Option<&'a [f32]>,
+    /// What a trial samples.
+    pub sampler: Sampler,
+    /// Number of trials.
+    pub trials: u64,
+    /// The seed of every stream.
+    pub seed: u64,
+    /// The races' NaN rule.
+    pub policy: NanPolicy,
+}
+
+/// Progress reporting and cancellation.
+#[derive(Clone, Copy, Default)]
+pub struct Control<'a> {
+    /// Called after each chunk with the fraction of trials done (possibly
+    /// from several threads).
+    pub progress: Option<&'a (dyn Fn(f64) + Sync)>,
+    /// When set, chunks not yet started are skipped and the run returns
+    /// [`Error::Cancelled`].
+    pub cancel: Option<&'a AtomicBool>,
+}
+
+impl core::fmt::Debug for Control<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Control")
+            .field("progress", &self.progress.is_some())
+            .field("cancel", &self.cancel)
+            .finish()
+    }
+}
+
+/// One category of the comparison: a run of tokens.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "scenario", derive(serde::Serialize))]
+pub struct Category {
+    /// Its first token.
+    pub first: usize,
+    /// Its number of tokens.
+    pub tokens: usize,
+    /// Expected probability.
+    pub expected: f64,
+    /// Observed count.
+    pub observed: u64,
+    /// `(observed - n p) / sqrt(n p (1 - p))`; 0 when `p` is 0 or 1 and the
+    /// count agrees, infinite when it does not.
+    pub z: f64,
+}
+
+/// A histogram measured against an expectation.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "scenario", derive(serde::Serialize))]
+pub struct Fit {
+    /// The categories, in token order.
+    pub categories: Vec<Category>,
+    /// Number of trials.
+    pub trials: u64,
+    /// Pearson's chi-square over the categories of positive expectation.
+    pub chi_square: f64,
+    /// Its degrees of freedom.
+    pub df: usize,
+    /// The upper-tail p-value of `chi_square` (1 without degrees of freedom).
+    pub p_value: f64,
+    /// Total variation distance between the observed frequencies and the
+    /// expectation.
+    pub tv_distance: f64,
+    /// The largest `|z|`.
+    pub max_abs_z: f64,
+    /// Whether a category of expected probability 0 was observed.
+    pub impossible_seen: bool,
+}
+
+impl Fit {
+    /// The two-sided p-value of a category's z score.
+    pub fn z_p_value(z: f64) -> f64 {
+        2.0 * Normal::standard().sf(z.abs())
+    }
+
+    /// The category holding `token`.
+    pub fn category_of(&self, token: usize) -> Option<&Category> {
+        self.categories
+            .iter()
+            .find(|c| (c.first..c.first + c.tokens).contains(&token))
+    }
+}
+
+/// The outcome of an experiment.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "scenario", derive(serde::Serialize))]
+pub struct Report {
+    /// Per-token counts.
+    pub counts: Vec<u64>,
+    /// Per-token exact expectation under the model (for
+    /// [`Coupling::Shared`], the target distribution an unbiased sampler
+    /// would give).
+    pub expected: Vec<f64>,
+    /// The counts against `expected`.
+    pub fit: Fit,
+    /// Total variation distance between the observed frequencies and the
+    /// normalised target.
+    pub tv_to_target: f64,
+}
+
+/// The most trials one experiment runs (2^32): at the scalar path's tens of
+/// nanoseconds per token, more would run for days.
+pub const MAX_TRIALS: u64 = 1 << 32;
+
+fn validate_setup(s: &Setup<'_>) -> Result<()> {
+    if s.trials > MAX_TRIALS {
+        return Err(Error::TooLarge {
+            what: "trials",
+            size: s.trials,
+            limit: MAX_TRIALS,
+        });
+    }
+    validate::vocab(s.target.len())?;
+    validate::weights("target", s.target, 0)?;
+    if s.target.iter().all(|&w| w == 0.0) {
+        return Err(Error::AllZeroWeights);
+    }
+    match (s.sampler, s.draft) {
+        (Sampler::Race, _) => Ok(()),
+        (_, None) => Err(Error::LengthMismatch {
+            what: "draft (required by recovered and rejection samplers)",
+            expected: s.target.len(),
+            actual: 0,
+        }),
+        (_, Some(d)) => {
+            validate::len("draft (must match target)", s.target.len(), d.len())?;
+            validate::weights("draft", d, 0)?;
+            if d.iter().all(|&w| w == 0.0) {
+                return Err(Error::AllZeroWeights);
+            }
+            Ok(())
+        }
+    }
+}
+
+/// The residual `max(p - d, 0)` in f32, as the kernel computes it.
+fn residual(p: &[f32], d: &[f32]) -> Vec<f32> {
+    p.iter().zip(d).map(|(&p, &d)| (p - d).max(0.0)).collect()
+}
+
+/// Runs of consecutive equal keys: their lengths.
+fn runs<K: PartialEq>(keys: impl Iterator<Item = K>) -> Vec<usize> {
+    let mut out: Vec<usize> = Vec::new();
+    let mut last: Option<K> = None;
+    for k in keys {
+        match (&last, out.last_mut()) {
+            (Some(l), Some(n)) if *l == k => *n += 1,
+            _ => out.push(1),
+        }
+        last = Some(k);
+    }
+    out
+}
+
+/// Exact per-token win probabilities of `weights` under `model` (each run of
+/// equal weights is one group; its tokens get equal shares).
+pub fn exact_per_token<M: NoiseModel>(
+    model: &M,
+    weights: &[f32],
+    options: &ExactOptions,
+) -> Result<Vec<f64>> {
+    let sizes = runs(weights.iter().map(|w| w.to_bits()));
+    let mut groups = Vec::with_capacity(sizes.len());
+    let mut at = 0;
+    for &n in &sizes {
+        groups.push(Group::new(weights[at] as f64, n as u64));
+        at += n;
+    }
+    // Many groups get fewer points each, so the work stays within the cap;
+    // the bounds widen, and stay bounds.
+    let g = groups.len().max(1) as u64;
+    let affordable = (MAX_WORK / (g * g)) as usize;
+    let options = ExactOptions {
+        max_nodes: options.max_nodes.min(affordable.max(2)),
+        ..*options
+    };
+    let p = win_probabilities(model, &groups, &options)?;
+    let mut out = Vec::with_capacity(weights.len());
+    for (g, &n) in p.groups.iter().zip(&sizes) {
+        out.extend(core::iter::repeat_n(g.per_token(), n));
+    }
+    Ok(out)
+}
+
+/// The exact per-token distribution of what `setup` samples under `model`.
+/// For [`Coupling::Shared`] it is the normalised target: the coupled sampler
+/// has no closed form, and the target is what it should give.
+pub fn expected<M: NoiseModel>(
+    model: &M,
+    setup: &Setup<'_>,
+    options: &ExactOptions,
+) -> Result<Vec<f64>> {
+    validate_setup(setup)?;
+    let p = setup.target;
+    match (setup.sampler, setup.draft) {
+        (Sampler::Race, _) => exact_per_token(model, p, options),
+        (Sampler::Rejection(Coupling::Shared), _) => Ok(normalised(p)),
+        (Sampler::Recovered, Some(d)) => {
+            let r = residual(p, d);
+            if r.iter().all(|&w| w == 0.0) {
+                let mut out = vec![0.0; p.len()];
+                out[0] = 1.0;
+                return Ok(out);
+            }
+            exact_per_token(model, &r, options)
+        }
+        (Sampler::Rejection(Coupling::Salted), Some(d)) => {
+            let drafted = exact_per_token(model, d, options)?;
+            let r = residual(p, d);
+            let recovered = if r.iter().all(|&w| w == 0.0) {
+                let mut out = vec![0.0; p.len()];
+                out[0] = 1.0;
+                out
+            } else {
+                exact_per_token(model, &r, options)?
+            };
+            let mut out = vec![0.0; p.len()];
+            let mut rejected = 0.0;
+            for (x, &px) in drafted.iter().enumerate() {
+                let accept = if d[x] > 0.0 {
+                    ((p[x] / d[x]) as f64).min(1.0)
+                } else {
+                    0.0
+                };
+                out[x] += px * accept;
+                rejected += px * (1.0 - accept);
+            }
+            for (o, r) in out.iter_mut().zip(&recovered) {
+                *o += rejected * r;
+            }
+            Ok(out)
+        }
+        (_, None) => validate_setup(setup).map(|_| Vec::new()),
+    }
+}
+
+fn normalised(p: &[f32]) -> Vec<f64> {
+    let total: f64 = p.iter().map(|&w| w as f64).sum();
+    p.iter().map(|&w| w as f64 / total).collect()
+}
+
+/// The model's noise row on another stream (the draft's own noise).
+fn fill_stream<M: NoiseModel>(
+    model: &M,
+    seed: u64,
+    stream: Stream,
+    row: u64,
+    out: &mut [M::Float],
+) {
+    for (token, slot) in out.iter_mut().enumerate() {
+        let words = noise::words(seed, stream, row, token as u32);
+        *slot = model.transform(model.raw(words)).inv_q();
+    }
+}
+
+/// One trial's sampled token.
+fn trial<M: NoiseModel>(
+    model: &M,
+    s: &Setup<'_>,
+    t: u64,
+    inv_q: &mut [M::Float],
+    draft_q: &mut [M::Float],
+) -> Result<usize> {
+    let v = s.target.len();
+    model.fill_inv_q(s.seed, t, inv_q);
+    let d = s.draft.unwrap_or(s.target);
+    match s.sampler {
+        Sampler::Race => Ok(race_mul(s.target, inv_q, s.policy)?.winner.token),
+        Sampler::Recovered | Sampler::Rejection(_) => {
+            let draft_noise: &[M::Float] = match s.sampler {
+                Sampler::Rejection(Coupling::Shared) => inv_q,
+                _ => {
+                    fill_stream(model, s.seed, Stream::Draft, t, draft_q);
+                    draft_q
+                }
+            };
+            let x = race_mul(d, draft_noise, s.policy)?.winner.token as i32;
+            let batch = SpecBatch {
+                vocab_size: v,
+                cu_num_draft_tokens: &[1],
+                draft_token_ids: &[x],
+                target_probs: s.target,
+                draft_probs: Some(d),
+            };
+            if s.sampler == Sampler::Recovered {
+                return Ok(recover_tokens(&batch, inv_q, s.policy)?[0].winner.token);
+            }
+            let u = noise::uniform53(s.seed, Stream::Accept, t, 0);
+            let out = rejection_sample(
+                &RejectionInputs {
+                    batch,
+                    greedy: None,
+                    uniform: &[u],
+                    inv_q,
+                    bonus: Bonus::Given(&[0]),
+                },
+                s.policy,
+            )?;
+            Ok(out.output_token_ids[0] as usize)
+        }
+    }
+}
+
+/// Counts what `setup` samples over its trials under `model`.
+pub fn histogram<M: NoiseModel>(
+    model: &M,
+    setup: &Setup<'_>,
+    control: &Control<'_>,
+) -> Result<Vec<u64>> {
+    validate_setup(setup)?;
+    let v = setup.target.len();
+    let total = setup.trials;
+    let chunks = total.div_ceil(CHUNK);
+    let done = AtomicU64::new(0);
+    let chunk = |c: u64| -> Result<Option<Vec<u64>>> {
+        if control.cancel.is_some_and(|f| f.load(Ordering::Relaxed)) {
+            return Ok(None);
+        }
+        let mut counts = vec![0u64; v];
+        let mut inv_q = vec![M::Float::ZERO; v];
+        let mut draft_q = vec![M::Float::ZERO; v];
+        let end = ((c + 1) * CHUNK).min(total);
+        for t in c * CHUNK..end {
+            counts[trial(model, setup, t, &mut inv_q, &mut draft_q)?] += 1;
+        }
+        let now = done.fetch_add(end - c * CHUNK, Ordering::Relaxed) + end - c * CHUNK;
+        if let Some(p) = control.progress {
+            p(now as f64 / total as f64);
+        }
+        Ok(Some(counts))
+    };
+    let add = |a: Result<Option<Vec<u64>>>, b: Result<Option<Vec<u64>>>| match (a?, b?) {
+        (Some(mut x), Some(y)) => {
+            x.iter_mut().zip(y).for_each(|(x, y)| *x += y);
+            Ok(Some(x))
+        }
+        _ => Ok(None),
+    };
+    #[cfg(feature = "parallel")]
+    let merged = {
+        use rayon::prelude::*;
+        (0..chunks)
+            .into_par_iter()
+            .map(chunk)
+            .reduce(|| Ok(Some(vec![0; v])), add)
+    };
+    #[cfg(not(feature = "parallel"))]
+    let merged = (0..chunks).map(chunk).fold(Ok(Some(vec![0; v])), add);
+    merged?.ok_or(Error::Cancelled {
+        done: done.load(Ordering::Relaxed),
+        total,
+    })
+}
+
+/// Measures per-token `counts` against per-token probabilities `expected`,
+/// pooling each run of tokens given by `sizes` into one category.
+pub fn fit(counts: &[u64], expected: &[f64], sizes: &[usize]) -> Result<Fit> {
+    validate::len("expected (must match counts)", counts.len(), expected.len())?;
+    let covered: usize = sizes.iter().sum();
+    validate::len("category sizes (must cover counts)", counts.len(), covered)?;
+    let n: u64 = counts.iter().sum();
+    let nf = n as f64;
+    let mut categories = Vec::with_capacity(sizes.len());
+    let (mut chi, mut cells, mut tv, mut max_z, mut impossible) = (0.0, 0usize, 0.0, 0.0f64, false);
+    let mut at = 0;
+    for &size in sizes {
+        let observed: u64 = counts[at..at + size].iter().sum();
+        let p: f64 = expected[at..at + size].iter().sum::<f64>().clamp(0.0, 1.0);
+        let e = nf * p;
+        let var = e * (1.0 - p);
+        let diff = observed as f64 - e;
+        let z = if var > 0.0 {
+            diff / var.sqrt()
+        } else if diff.abs() < 0.5 {
+            0.0
+        } else {
+            diff.signum() * f64::INFINITY
+        };
+        if p > 0.0 {
+            chi += diff * diff / e;
+            cells += 1;
+        } else if observed > 0 {
+            impossible = true;
+        }
+        if n > 0 {
+            tv += (observed as f64 / nf - p).abs();
+        }
+        max_z = max_z.max(z.abs());
+        categories.push(Category {
+            first: at,
+            tokens: size,
+            expected: p,
+            observed,
+            z,
+        });
+        at += size;
+    }
+    let df = cells.saturating_sub(1);
+    let p_value = if df == 0 || n == 0 {
+        1.0
+    } else {
+        ChiSquared::new(df as f64).map_or(f64::NAN, |c| c.sf(chi))
+    };
+    Ok(Fit {
+        categories,
+        trials: n,
+        chi_square: if n == 0 { 0.0 } else { chi },
+        df,
+        p_value,
+        tv_distance: 0.5 * tv,
+        max_abs_z: max_z,
+        impossible_seen: impossible,
+    })
+}
+
+/// Runs `setup` under `model` and measures it against the exact expectation.
+/// Categories are runs of tokens with equal (target, draft) weights.
+pub fn run<M: NoiseModel>(
+    model: &M,
+    setup: &Setup<'_>,
+    options: &ExactOptions,
+    control: &Control<'_>,
+) -> Result<Report> {
+    let expected = expected(model, setup, options)?;
+    let counts = histogram(model, setup, control)?;
+    let d = setup.draft.unwrap_or(setup.target);
+    let sizes = runs(
+        setup
+            .target
+            .iter()
+            .zip(d)
+            .map(|(p, d)| (p.to_bits(), d.to_bits())),
+    );
+    let fit = fit(&counts, &expected, &sizes)?;
+    let target = normalised(setup.target);
+    let n = setup.trials.max(1) as f64;
+    let tv_to_target = 0.5
+        * counts
+            .iter()
+            .zip(&target)
+            .map(|(&c, &p)| (c as f64 / n - p).abs())
+            .sum::<f64>();
+    Ok(Report {
+        counts,
+        expected,
+        fit,
+        tv_to_target,
+    })
+}

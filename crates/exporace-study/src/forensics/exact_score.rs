@@ -1,0 +1,164 @@
+//! Exact comparison of race scores: `w * n` and `w / q` compared without
+//! rounding, through error-free products (`fma`, from libm, the same on
+//! every target). An f32 weight times an f64 noise value needs 77 bits; a
+//! double-double holds it exactly.
+
+use core::cmp::Ordering;
+
+use exporace::Form;
+use exporace::NanPolicy;
+
+/// A score known exactly: NaN, +inf, or a non-negative ratio `num / den`
+/// with `num` held as an exact double-double product.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ExactScore {
+    /// `0 * inf` or `0 / 0`, or NaN noise.
+    Nan,
+    /// `w * inf` or `w / 0` with `w > 0`.
+    Infinite,
+    /// `w * n` (den = 1) or `w / q`.
+    Finite {
+        /// The weight.
+        w: f64,
+        /// The multiplier: `inv_q`, or 1 for division.
+        n: f64,
+        /// The divisor: `q`, or 1 for multiplication.
+        d: f64,
+    },
+}
+
+/// The exact product `a * b` as `(hi, lo)` with `hi + lo = a * b` (finite inputs).
+fn two_prod(a: f64, b: f64) -> (f64, f64) {
+    let hi = a * b;
+    if !hi.is_finite() {
+        return (hi, 0.0);
+    }
+    (hi, libm::fma(a, b, -hi))
+}
+
+/// Compares two double-doubles `(hi, lo)`.
+fn cmp_dd(a: (f64, f64), b: (f64, f64)) -> Ordering {
+    a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1))
+}
+
+impl ExactScore {
+    /// The exact score of weight `w` against noise `noise` in `form`.
+    pub fn new(form: Form, w: f32, noise: f64) -> Self {
+        let w = w as f64;
+        if noise.is_nan() {
+            return ExactScore::Nan;
+        }
+        match form {
+            Form::Mul if noise.is_infinite() => {
+                if w == 0.0 {
+                    ExactScore::Nan
+                } else {
+                    ExactScore::Infinite
+                }
+            }
+            Form::Div if noise == 0.0 => {
+                if w == 0.0 {
+                    ExactScore::Nan
+                } else {
+                    ExactScore::Infinite
+                }
+            }
+            Form::Div if noise.is_infinite() => ExactScore::Finite {
+                w: 0.0,
+                n: 1.0,
+                d: 1.0,
+            },
+            Form::Mul => ExactScore::Finite {
+                w,
+                n: noise,
+                d: 1.0,
+            },
+            Form::Div => ExactScore::Finite {
+                w,
+                n: 1.0,
+                d: noise,
+            },
+        }
+    }
+
+    /// Exact order of two non-NaN scores: `w1 n1 / d1` against `w2 n2 / d2`,
+    /// by cross-multiplication `(w1 n1) d2` against `(w2 n2) d1`.
+    pub fn cmp_non_nan(&self, other: &Self) -> Ordering {
+        match (self, other) {
+            (ExactScore::Infinite, ExactScore::Infinite) => Ordering::Equal,
+            (ExactScore::Infinite, _) => Ordering::Greater,
+            (_, ExactScore::Infinite) => Ordering::Less,
+            (
+                ExactScore::Finite {
+                    w: w1,
+                    n: n1,
+                    d: d1,
+                },
+                ExactScore::Finite {
+                    w: w2,
+                    n: n2,
+                    d: d2,
+                },
+            ) => {
+                // One of n, d is 1 on each side, so each product has at most
+                // three factors with one of them 1: two exact products suffice.
+                let left = if *d2 == 1.0 {
+                    two_prod(*w1, *n1)
+                } else {
+                    two_prod(*w1 * *n1, *d2)
+                };
+                let right = if *d1 == 1.0 {
+                    two_prod(*w2, *n2)
+                } else {
+                    two_prod(*w2 * *n2, *d1)
+                };
+                cmp_dd(left, right)
+            }
+            _ => Ordering::Equal,
+        }
+    }
+
+    /// True for NaN.
+    pub fn is_nan(&self) -> bool {
+        matches!(self, ExactScore::Nan)
+    }
+
+    /// `ln` of the score in f64 (approximate; for ranking how close two are).
+    pub fn ln(&self) -> f64 {
+        match self {
+            ExactScore::Nan => f64::NAN,
+            ExactScore::Infinite => f64::INFINITY,
+            ExactScore::Finite { w, n, d } => libm::log(*w) + libm::log(*n) - libm::log(*d),
+        }
+    }
+}
+
+/// Whether `challenger` (at a later index) takes the lead from `leader`
+/// under `policy`, with exact comparison.
+pub fn beats(policy: NanPolicy, challenger: &ExactScore, leader: &ExactScore) -> bool {
+    match (challenger.is_nan(), leader.is_nan()) {
+        (_, true) => policy != NanPolicy::FirstNanWins && !challenger.is_nan(),
+        (true, false) => policy == NanPolicy::FirstNanWins,
+        (false, false) => challenger.cmp_non_nan(leader) == Ordering::Greater,
+    }
+}
+
+/// The exact winner of a race (ties to the smallest id). `weights` and
+/// `noise` must have the same non-zero length.
+pub fn exact_argmax(form: Form, weights: &[f32], noise: &[f64], policy: NanPolicy) -> usize {
+    let mut best = 0;
+    let mut best_score = ExactScore::new(form, weights[0], noise[0]);
+    for i in 1..weights.len() {
+        let s = ExactScore::new(form, weights[i], noise[i]);
+        if beats(policy, &s, &best_score) {
+            best = i;
+            best_score = s;
+        }
+    }
+    best
+}
+
+/// Exact `a * ea < b * eb` for non-negative finite f64 values.
+pub fn product_less(a: f64, ea: f64, b: f64, eb: f64) -> bool {
+    cmp_dd(two_prod(a, ea), two_prod(b, eb)) == Ordering::Less
+}

@@ -1,0 +1,44 @@
+//! # exporace-study
+//!
+//! The study layer over the [`exporace`] sampler: what an engine's noise
+//! recipe is, and what it does to the race.
+//!
+//! - [`models`]: the noise catalogue, one type per engine recipe behind
+//!   [`models::NoiseModel`], generic over the float;
+//! - [`win_probability`]: exact win probabilities under a model's noise law;
+//! - [`experiment`]: Monte Carlo runs checked against them (with `std`);
+//! - [`forensics`]: same-bits flip reports, overflow anatomy, dead zones;
+//! - [`torch_replay`]: PyTorch's CPU generator, replayed bit for bit;
+//! - [`libdevice`]: the GPU log functions Triton inlines, bit-exact;
+//! - [`scenario`]: the JSON scenario format shared by the CLI, the npm
+//!   package and the page (with `scenario`).
+//!
+//! The crate is `#![no_std]` with `alloc`, and does no I/O.
+//!
+//! ## Features
+//!
+//! - `std` (default): Monte Carlo experiments and the system's entropy.
+//! - `parallel`: trials over rayon's pool, the same bits for any thread count.
+//! - `scenario` (default): the JSON scenario format.
+
+#![no_std]
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
+extern crate alloc;
+#[cfg(feature = "std")]
+extern crate std;
+
+#[cfg(feature = "std")]
+pub mod experiment;
+pub mod forensics;
+pub mod libdevice;
+pub mod models;
+#[cfg(feature = "scenario")]
+pub mod scenario;
+pub mod torch_replay;
+pub mod win_probability;
+
+/// The crate README's example, compiled and run as a doc test.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

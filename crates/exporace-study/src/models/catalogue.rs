@@ -1,0 +1,156 @@
+//! The catalogue: names, recipes and precisions, and the one place that turns
+//! a name into a model type.
+
+use super::{
+    Ideal, NoiseModel, TorchCpu, TorchCpuCompiled, TorchCuda, TritonClassic, TritonFlipped,
+    U64Classic, U64Flipped,
+};
+use exporace::Precision;
+use exporace::{Error, Result};
+
+/// A noise recipe, independent of precision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "scenario", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "scenario", serde(rename_all = "kebab-case"))]
+pub enum Recipe {
+    /// [`Ideal`].
+    Ideal,
+    /// [`TorchCuda`].
+    TorchCuda,
+    /// [`TorchCpu`].
+    TorchCpu,
+    /// [`TorchCpuCompiled`] (f32 only).
+    TorchCpuCompiled,
+    /// [`TritonClassic`].
+    TritonClassic,
+    /// [`TritonFlipped`].
+    TritonFlipped,
+    /// [`U64Flipped`].
+    U64Flipped,
+    /// [`U64Classic`].
+    U64Classic,
+}
+
+/// Something to do with a model whose type is chosen at run time.
+pub trait ModelVisitor {
+    /// What the visit returns.
+    type Output;
+    /// Called with the model.
+    fn visit<M: NoiseModel>(self, model: &M) -> Self::Output;
+}
+
+impl Recipe {
+    /// Instantiates the recipe at `precision` and hands it to `visitor`.
+    pub fn visit<V: ModelVisitor>(self, precision: Precision, visitor: V) -> Result<V::Output> {
+        use Precision::{F32, F64};
+        Ok(match (self, precision) {
+            (Recipe::Ideal, F32) => visitor.visit(&Ideal::<f32>::new()),
+            (Recipe::Ideal, F64) => visitor.visit(&Ideal::<f64>::new()),
+            (Recipe::TorchCuda, F32) => visitor.visit(&TorchCuda::<f32>::new()),
+            (Recipe::TorchCuda, F64) => visitor.visit(&TorchCuda::<f64>::new()),
+            (Recipe::TorchCpu, F32) => visitor.visit(&TorchCpu::<f32>::new()),
+            (Recipe::TorchCpu, F64) => visitor.visit(&TorchCpu::<f64>::new()),
+            (Recipe::TorchCpuCompiled, F32) => visitor.visit(&TorchCpuCompiled),
+            (Recipe::TritonClassic, F32) => visitor.visit(&TritonClassic::<f32>::new()),
+            (Recipe::TritonClassic, F64) => visitor.visit(&TritonClassic::<f64>::new()),
+            (Recipe::TritonFlipped, F32) => visitor.visit(&TritonFlipped::<f32>::new()),
+            (Recipe::TritonFlipped, F64) => visitor.visit(&TritonFlipped::<f64>::new()),
+            (Recipe::U64Flipped, F32) => visitor.visit(&U64Flipped::<f32>::new()),
+            (Recipe::U64Flipped, F64) => visitor.visit(&U64Flipped::<f64>::new()),
+            (Recipe::U64Classic, F32) => visitor.visit(&U64Classic::<f32>::new()),
+            (Recipe::U64Classic, F64) => visitor.visit(&U64Classic::<f64>::new()),
+            (recipe @ Recipe::TorchCpuCompiled, precision) => {
+                return Err(Error::ModelPrecision {
+                    recipe: recipe.name(),
+                    precision,
+                });
+            }
+        })
+    }
+
+    /// The recipe's catalogue name at its engine's own precision.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Recipe::Ideal => "ideal",
+            Recipe::TorchCuda => "torch-cuda",
+            Recipe::TorchCpu => "torch-cpu",
+            Recipe::TorchCpuCompiled => "torch-cpu-compiled",
+            Recipe::TritonClassic => "triton-classic",
+            Recipe::TritonFlipped => "triton-flipped",
+            Recipe::U64Flipped => "u64-flipped",
+            Recipe::U64Classic => "u64-classic",
+        }
+    }
+}
+
+/// One named model of the catalogue: a recipe at the precision its engine uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CatalogueEntry {
+    /// The name users type.
+    pub name: &'static str,
+    /// The recipe.
+    pub recipe: Recipe,
+    /// The engine's precision.
+    pub precision: Precision,
+}
+
+impl CatalogueEntry {
+    /// Finds a model by name.
+    pub fn find(name: &str) -> Option<&'static CatalogueEntry> {
+        CATALOGUE.iter().find(|e| e.name == name)
+    }
+
+    /// Visits the model at its own precision, or at `precision` if given.
+    pub fn visit<V: ModelVisitor>(&self, precision: Option<Precision>, v: V) -> Result<V::Output> {
+        self.recipe.visit(precision.unwrap_or(self.precision), v)
+    }
+}
+
+/// Every named model.
+pub const CATALOGUE: [CatalogueEntry; 9] = [
+    CatalogueEntry {
+        name: "ideal",
+        recipe: Recipe::Ideal,
+        precision: Precision::F64,
+    },
+    CatalogueEntry {
+        name: "torch-cuda-f32",
+        recipe: Recipe::TorchCuda,
+        precision: Precision::F32,
+    },
+    CatalogueEntry {
+        name: "torch-cuda-f64",
+        recipe: Recipe::TorchCuda,
+        precision: Precision::F64,
+    },
+    CatalogueEntry {
+        name: "torch-cpu",
+        recipe: Recipe::TorchCpu,
+        precision: Precision::F32,
+    },
+    CatalogueEntry {
+        name: "torch-cpu-compiled",
+        recipe: Recipe::TorchCpuCompiled,
+        precision: Precision::F32,
+    },
+    CatalogueEntry {
+        name: "triton-classic",
+        recipe: Recipe::TritonClassic,
+        precision: Precision::F32,
+    },
+    CatalogueEntry {
+        name: "triton-flipped",
+        recipe: Recipe::TritonFlipped,
+        precision: Precision::F32,
+    },
+    CatalogueEntry {
+        name: "u64-f32-flipped",
+        recipe: Recipe::U64Flipped,
+        precision: Precision::F32,
+    },
+    CatalogueEntry {
+        name: "u64-f64-classic",
+        recipe: Recipe::U64Classic,
+        precision: Precision::F64,
+    },
+];

@@ -1,0 +1,421 @@
+//! Gumbel recipes from vLLM's Triton samplers: `G = -ln(-ln u)` (classic) or
+//! `G = -ln(-ln_1p(-u))` (flipped), computed in the noise type with the GPU's
+//! log functions ([`crate::libdevice`]), as Triton inlines them.
+
+use super::{Branch, Draw, ModelFacts, NoiseKind, NoiseModel, lattice};
+use crate::libdevice;
+use exporace::philox::{TRITON_RAND_SCALE, triton_scale};
+use exporace::{NoiseFloat, Precision};
+
+/// The branch of a Gumbel value: +inf means E = 0, -inf means E = inf.
+fn branch_of<T: NoiseFloat>(g: T, clamped: bool) -> Branch {
+    if g.is_infinite() {
+        if g > T::ZERO {
+            Branch::Zero
+        } else {
+            Branch::Infinite
+        }
+    } else if clamped {
+        Branch::Clamped
+    } else {
+        Branch::Normal
+    }
+}
+
+/// `tl.log` in the noise type: libdevice's `__nv_logf` or `__nv_log`.
+fn gpu_ln<T: NoiseFloat>(x: T) -> T {
+    match T::PRECISION {
+        Precision::F32 => {
+            T::from_bits(libdevice::logf(f32::from_bits(x.to_bits() as u32)).to_bits() as u64)
+        }
+        Precision::F64 => T::from_bits(libdevice::log(f64::from_bits(x.to_bits())).to_bits()),
+    }
+}
+
+/// `libdevice.log1p` in the noise type: `__nv_log1pf` on fp32. No engine
+/// computes the flipped recipes in fp64, so fp64 keeps `libm`'s `log1p`.
+fn gpu_ln_1p<T: NoiseFloat>(x: T) -> T {
+    match T::PRECISION {
+        Precision::F32 => {
+            T::from_bits(libdevice::log1pf(f32::from_bits(x.to_bits() as u32)).to_bits() as u64)
+        }
+        Precision::F64 => x.ln_1p(),
+    }
+}
+
+/// Triton's negation, `0 - x` (`sub.f32 0, x` in the PTX): `+0` for `x = 0`.
+fn neg<T: NoiseFloat>(x: T) -> T {
+    T::ZERO - x
+}
+
+/// The draw for `E` (already `-ln u` or `-ln_1p(-u)`): `G = -ln E`.
+fn gumbel_draw<T: NoiseFloat>(raw: u64, u: T, e: T, clamped: bool) -> Draw<T> {
+    let g = neg(gpu_ln(e));
+    Draw {
+        raw,
+        uniform: u.to_f64(),
+        value: g,
+        e,
+        kind: NoiseKind::Gumbel,
+        branch: branch_of(g, clamped),
+    }
+}
+
+/// `E = -ln u` (classic).
+fn classic_e<T: NoiseFloat>(u: T) -> T {
+    neg(gpu_ln(u))
+}
+
+/// `E = -ln_1p(-u)` (flipped).
+fn flipped_e<T: NoiseFloat>(u: T) -> T {
+    neg(gpu_ln_1p(neg(u)))
+}
+
+/// Chooses a per-precision constant.
+fn by_precision<T: NoiseFloat>(f32_value: f64, f64_value: f64) -> f64 {
+    match T::PRECISION {
+        Precision::F32 => f32_value,
+        Precision::F64 => f64_value,
+    }
+}
+
+recipe! {
+    /// `triton-classic`: MRV2's Gumbel noise before #45996.
+    ///
+    /// - **Lattice**: `tl.rand`: the first Philox word as `i32`, negatives folded
+    ///   (`-x - 1`, the raw index in [0, 2^31)), converted to f32 and times `4.6566127342e-10` in f32, so
+    ///   `u` lies in [0, 1 - 2^-24]; u = 0 for two words (probability 2^-31).
+    /// - **Transform**: classic, `G = -ln(-ln u)` in the noise type with
+    ///   libdevice's `__nv_logf` (f32, as in the engine, bit-exact with Triton)
+    ///   or `__nv_log` (f64, to compare precisions on the same bits).
+    /// - **Clamp**: none (`u = 1` cannot occur); u = 0 gives G = -inf.
+    /// - **Smallest E / largest Gumbel**: E = 2^-24 at `u = 1 - 2^-24`,
+    ///   G = 16.6355 (f32: 16.63553237915039; f64: 16.635532303636364).
+    /// - **Source**: `vllm/v1/worker/gpu/sample/gumbel.py` before #45996; Triton
+    ///   `python/triton/language/random.py`. Replays MRV2's stream with
+    ///   [`NoiseModel::draw_mrv2`].
+    TritonClassic
+}
+
+impl<T: NoiseFloat> NoiseModel for TritonClassic<T> {
+    type Float = T;
+
+    fn facts(&self) -> ModelFacts {
+        ModelFacts {
+            name: "triton-classic",
+            precision: T::PRECISION,
+            kind: NoiseKind::Gumbel,
+            lattice: "tl.rand: u = f32(x) * 4.6566127342e-10, x the folded i32 word; u in [0, 1 - 2^-24]",
+            transform: "G = -ln(-ln u) in the noise type (libdevice __nv_logf / __nv_log)",
+            clamp: "none; u = 0 gives G = -inf",
+            min_positive_e: by_precision::<T>(5.960464477539063e-08, 5.960464655174753e-08),
+            max_finite_gumbel: by_precision::<T>(16.63553237915039, 16.635532303636364),
+            p_zero: 0.0,
+            p_infinite: 4.656612873077393e-10,
+            source: "vllm/v1/worker/gpu/sample/gumbel.py before #45996; triton/language/random.py",
+            stream: "Triton Philox: exact replay of tl.rand (draw_triton, draw_mrv2)",
+        }
+    }
+
+    fn raw(&self, w: [u32; 4]) -> u64 {
+        lattice::triton(w)
+    }
+
+    fn raw_max(&self) -> u64 {
+        lattice::TRITON_MAX
+    }
+
+    fn transform(&self, raw: u64) -> Draw<T> {
+        let u = T::from_f32(triton_scale(raw as u32));
+        gumbel_draw(raw, u, classic_e(u), false)
+    }
+}
+
+recipe! {
+    /// `triton-flipped`: MRV2's Gumbel noise after #45996.
+    ///
+    /// - **Lattice**: `tl.rand` as [`TritonClassic`], clamped below at
+    ///   `4.6566127342e-10` (f32: `2^-31 (1 - 2^-24)`).
+    /// - **Transform**: flipped, `G = -ln(-ln_1p(-u))` in the noise type with
+    ///   libdevice's `__nv_log1pf` and `__nv_logf` (f32, bit-exact with Triton);
+    ///   at f64, `libm`'s `log1p` and `__nv_log`.
+    /// - **Clamp**: `u = max(u, 4.6566127342e-10)`, so E > 0 always.
+    /// - **Smallest E / largest Gumbel**: E = 4.6566e-10 at the clamp,
+    ///   G = 21.4876 (f32: 21.48756217956543; f64: 21.48756265673012).
+    /// - **Source**: vLLM #45996. Replays MRV2's stream with [`NoiseModel::draw_mrv2`].
+    TritonFlipped
+}
+
+impl<T: NoiseFloat> NoiseModel for TritonFlipped<T> {
+    type Float = T;
+
+    fn facts(&self) -> ModelFacts {
+        ModelFacts {
+            name: "triton-flipped",
+            precision: T::PRECISION,
+            kind: NoiseKind::Gumbel,
+            lattice: "tl.rand clamped: u = max(f32(x) * 4.6566127342e-10, 4.6566127342e-10)",
+            transform: "G = -ln(-ln_1p(-u)) in the noise type (libdevice __nv_log1pf, __nv_logf at f32)",
+            clamp: "u >= 4.6566127342e-10 (f32 2^-31 (1 - 2^-24))",
+            min_positive_e: by_precision::<T>(4.6566125955216364e-10, 4.6566125966058386e-10),
+            max_finite_gumbel: by_precision::<T>(21.48756217956543, 21.48756265673012),
+            p_zero: 0.0,
+            p_infinite: 0.0,
+            source: "vLLM #45996; triton/language/random.py",
+            stream: "Triton Philox: exact replay of tl.rand (draw_triton, draw_mrv2)",
+        }
+    }
+
+    fn raw(&self, w: [u32; 4]) -> u64 {
+        lattice::triton(w)
+    }
+
+    fn raw_max(&self) -> u64 {
+        lattice::TRITON_MAX
+    }
+
+    fn transform(&self, raw: u64) -> Draw<T> {
+        let u32v = triton_scale(raw as u32);
+        let clamped = u32v < TRITON_RAND_SCALE;
+        let u = T::from_f32(if clamped { TRITON_RAND_SCALE } else { u32v });
+        gumbel_draw(raw, u, flipped_e(u), clamped)
+    }
+}
+
+/// The interval of 64-bit words that convert to the same value of the noise
+/// type as `raw` (the conversion is monotone, so it is one interval), found
+/// by bisection on the conversion alone.
+fn u64_cell<T: NoiseFloat>(raw: u64) -> (u64, u64) {
+    let convert = |x: u64| match T::PRECISION {
+        Precision::F32 => (x as f32) as f64,
+        Precision::F64 => x as f64,
+    };
+    let v = convert(raw);
+    // The last word below `raw` with a smaller value, and the first above
+    // with a larger one (or the ends).
+    let (mut below, mut inside) = (None::<u64>, raw);
+    let mut step = 1u64;
+    while below.is_none() && inside > 0 {
+        let probe = inside.saturating_sub(step);
+        if convert(probe) < v {
+            below = Some(probe);
+        } else {
+            inside = probe;
+            step = step.saturating_mul(2);
+        }
+    }
+    let lo = match below {
+        None => 0,
+        Some(mut out) => {
+            while inside - out > 1 {
+                let mid = out + (inside - out) / 2;
+                if convert(mid) < v {
+                    out = mid
+                } else {
+                    inside = mid
+                }
+            }
+            inside
+        }
+    };
+    let (mut above, mut inside) = (None::<u64>, raw);
+    let mut step = 1u64;
+    while above.is_none() && inside < u64::MAX {
+        let probe = inside.saturating_add(step);
+        if convert(probe) > v {
+            above = Some(probe);
+        } else {
+            inside = probe;
+            step = step.saturating_mul(2);
+        }
+    }
+    let hi = match above {
+        None => u64::MAX,
+        Some(mut out) => {
+            while out - inside > 1 {
+                let mid = inside + (out - inside) / 2;
+                if convert(mid) > v {
+                    out = mid
+                } else {
+                    inside = mid
+                }
+            }
+            inside
+        }
+    };
+    (lo, hi)
+}
+
+/// A 64-bit word scaled by 2^-64 in the noise type (the conversion rounds).
+fn u64_uniform<T: NoiseFloat>(raw: u64) -> T {
+    let u = match T::PRECISION {
+        Precision::F32 => T::from_f32(raw as f32),
+        Precision::F64 => T::from_f64(raw as f64),
+    };
+    u * T::from_f64(super::pow2(-64))
+}
+
+recipe! {
+    /// `u64-f32-flipped`: a 64-bit uniform with the flipped transform.
+    ///
+    /// - **Lattice**: vLLM's `tl_rand64` word `w1 << 32 | w0` (word 0 is the low
+    ///   half) converted to the noise type (rounding to nearest) times 2^-64,
+    ///   clamped below at the smallest positive normal; u rounds to 1 for the top
+    ///   words (f32: probability 2^-25).
+    /// - **Transform**: flipped, `G = -ln(-ln_1p(-u))` in the noise type, with
+    ///   libdevice's `__nv_log1pf` and `__nv_logf` at f32 (bit-exact with Triton);
+    ///   at f64, `__nv_log` and `libm`'s `log1p`.
+    /// - **Clamp**: `u >= MIN_POSITIVE` of the noise type (the word 0 only,
+    ///   probability 2^-64); u = 1 gives E = +inf, G = -inf.
+    /// - **Smallest E / largest Gumbel**: E = `MIN_POSITIVE` at the clamp,
+    ///   G = 87.3365 at f32 (87.3365478515625), 708.396 at f64.
+    /// - **Source**: vLLM #47524; replays MRV2's stream with
+    ///   [`NoiseModel::draw_mrv2`].
+    U64Flipped
+}
+
+impl<T: NoiseFloat> NoiseModel for U64Flipped<T> {
+    type Float = T;
+
+    fn facts(&self) -> ModelFacts {
+        ModelFacts {
+            name: "u64-f32-flipped",
+            precision: T::PRECISION,
+            kind: NoiseKind::Gumbel,
+            lattice: "u = max(T(w1 << 32 | w0) * 2^-64, MIN_POSITIVE) (tl_rand64: word 0 low; the conversion rounds)",
+            transform: "G = -ln(-ln_1p(-u)) in the noise type (libdevice __nv_log1pf, __nv_logf at f32)",
+            clamp: "u >= smallest positive normal; u = 1 gives G = -inf",
+            min_positive_e: by_precision::<T>(1.1754943508222875e-38, 2.2250738585072014e-308),
+            max_finite_gumbel: by_precision::<T>(87.3365478515625, 708.3964185322641),
+            p_zero: 0.0,
+            p_infinite: by_precision::<T>(2.9802322387695312e-08, 5.551115123125783e-17),
+            source: "vLLM #47524 (tl_rand64)",
+            stream: "Triton Philox: exact replay of tl_rand64 (draw_triton, draw_mrv2)",
+        }
+    }
+
+    fn raw(&self, w: [u32; 4]) -> u64 {
+        lattice::rand64(w)
+    }
+
+    fn raw_max(&self) -> u64 {
+        u64::MAX
+    }
+
+    fn transform(&self, raw: u64) -> Draw<T> {
+        let u: T = u64_uniform(raw);
+        let clamped = u < T::MIN_POSITIVE;
+        let u = if clamped { T::MIN_POSITIVE } else { u };
+        gumbel_draw(raw, u, flipped_e(u), clamped)
+    }
+
+    fn cell(&self, raw: u64) -> (u64, u64) {
+        u64_cell::<T>(raw)
+    }
+}
+
+recipe! {
+    /// `u64-f64-classic`: `tl_rand64` with the classic transform, as MRV2's
+    /// `--use-fp64-gumbel`.
+    ///
+    /// - **Lattice**: vLLM's `tl_rand64` word `w1 << 32 | w0` (word 0 is the low
+    ///   half) converted to the noise type times 2^-64, clamped below at the
+    ///   smallest positive normal; u rounds to 1.0 for the top 2^10 words in f64
+    ///   (probability 2^-54; f32: 2^-25).
+    /// - **Transform**: classic, `G = -ln(-ln u)` in the noise type, with
+    ///   libdevice's `__nv_log` at f64 (bit-exact with Triton) and `__nv_logf`
+    ///   at f32.
+    /// - **Clamp**: `u >= MIN_POSITIVE` of the noise type. u = 1 gives E = 0 and
+    ///   G = +inf.
+    /// - **Smallest E / largest Gumbel**: smallest positive E = `-ln(1 - 2^-53)`
+    ///   = 2^-53 (1 + ...), G = 36.7368 in f64 (f32: E = 2^-24, G = 16.6355).
+    /// - **Source**: MRV2 `--use-fp64-gumbel` (`tl_rand64`); replays MRV2's
+    ///   stream with [`NoiseModel::draw_mrv2`].
+    U64Classic
+}
+
+impl<T: NoiseFloat> NoiseModel for U64Classic<T> {
+    type Float = T;
+
+    fn facts(&self) -> ModelFacts {
+        ModelFacts {
+            name: "u64-f64-classic",
+            precision: T::PRECISION,
+            kind: NoiseKind::Gumbel,
+            lattice: "u = max(T(w1 << 32 | w0) * 2^-64, MIN_POSITIVE) (tl_rand64: word 0 low; the conversion rounds)",
+            transform: "G = -ln(-ln u) in the noise type (libdevice __nv_log at f64, __nv_logf at f32)",
+            clamp: "u >= smallest positive normal; u = 1 gives G = +inf",
+            min_positive_e: by_precision::<T>(5.960464477539063e-08, 1.1102230246251565e-16),
+            max_finite_gumbel: by_precision::<T>(16.63553237915039, 36.7368005696771),
+            p_zero: by_precision::<T>(2.9802322387695312e-08, 5.551115123125783e-17),
+            p_infinite: 0.0,
+            source: "vLLM MRV2 --use-fp64-gumbel (tl_rand64)",
+            stream: "Triton Philox: exact replay of tl_rand64 (draw_triton, draw_mrv2)",
+        }
+    }
+
+    fn raw(&self, w: [u32; 4]) -> u64 {
+        lattice::rand64(w)
+    }
+
+    fn raw_max(&self) -> u64 {
+        u64::MAX
+    }
+
+    fn transform(&self, raw: u64) -> Draw<T> {
+        let u: T = u64_uniform(raw);
+        let clamped = u < T::MIN_POSITIVE;
+        let u = if clamped { T::MIN_POSITIVE } else { u };
+        gumbel_draw(raw, u, classic_e(u), clamped)
+    }
+
+    fn cell(&self, raw: u64) -> (u64, u64) {
+        u64_cell::<T>(raw)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::u64_cell;
+    use exporace::NoiseFloat;
+
+    /// A cell is the whole run of words that convert to one value: the same
+    /// value at both ends, a different one just outside.
+    fn cells_are_maximal<T: NoiseFloat>(convert: impl Fn(u64) -> f64) {
+        let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut raws = alloc::vec![0, 1, 2, 3, u64::MAX, u64::MAX - 1, 1 << 53, (1 << 53) + 1];
+        for e in [24u32, 25, 40, 52, 53, 54, 63] {
+            let p = 1u64 << e;
+            raws.extend([p - 1, p, p + 1, p + (p >> 24), p - (p >> 25)]);
+        }
+        for _ in 0..200 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            raws.push(x >> (x % 64));
+        }
+        for raw in raws {
+            let (lo, hi) = u64_cell::<T>(raw);
+            let v = convert(raw);
+            assert!(lo <= raw && raw <= hi, "{raw}");
+            assert_eq!(convert(lo), v, "{raw}");
+            assert_eq!(convert(hi), v, "{raw}");
+            assert!(lo == 0 || convert(lo - 1) != v, "{raw}");
+            assert!(hi == u64::MAX || convert(hi + 1) != v, "{raw}");
+        }
+    }
+
+    #[test]
+    fn u64_cells_are_the_runs_of_one_conversion() {
+        cells_are_maximal::<f32>(|x| x as f32 as f64);
+        cells_are_maximal::<f64>(|x| x as f64);
+        // Words below 2^53 are exact in f64; just below 2^64, 2^11 words
+        // share a double and 2^40 a float (one more or one fewer where
+        // rounding half to even gives the value both midpoints or neither).
+        assert_eq!(u64_cell::<f64>(12345), (12345, 12345));
+        let (lo, hi) = u64_cell::<f64>(u64::MAX - (1 << 20));
+        assert!((hi - lo + 1).abs_diff(1 << 11) <= 1, "{lo} {hi}");
+        let (lo, hi) = u64_cell::<f32>(u64::MAX - (1 << 50));
+        assert!((hi - lo + 1).abs_diff(1 << 40) <= 1, "{lo} {hi}");
+    }
+}

@@ -1,0 +1,72 @@
+//! torch CPU eager `exponential_`.
+
+use super::{Branch, Draw, ModelFacts, NoiseKind, NoiseModel, lattice};
+use crate::torch_replay::exponential_of_lattice;
+use exporace::NoiseFloat;
+
+recipe! {
+    /// `torch-cpu`: torch CPU eager `Tensor.exponential_()` (f32 and f64 tensors).
+    ///
+    /// - **Lattice**: the low 53 bits of a 64-bit draw times 2^-53, in [0, 1).
+    /// - **Transform**: flipped, `E = -log1p(-u)` in double with glibc's
+    ///   `log1p` (its x86-64 FMA build, ported bit-exact:
+    ///   [`crate::torch_replay::glibc_log1p::log1p_fma`]), then cast to the tensor's dtype.
+    /// - **Clamp**: none: u = 0 gives E = 0 exactly (probability 2^-53), so
+    ///   `inv_q = inf` and a zero weight scores NaN.
+    /// - **Smallest E / largest Gumbel**: smallest positive E = 2^-53 (both
+    ///   dtypes), G = 36.7368.
+    /// - **Source**: PyTorch `aten/src/ATen/native/cpu/DistributionTemplates.h`
+    ///   and `core/TransformationHelper.h`; exact replay of `torch.manual_seed`
+    ///   and `exponential_` (MT19937) is [`crate::torch_replay::TorchCpuGenerator`];
+    ///   [`NoiseModel::draw`] puts the same lattice and transform on exporace's
+    ///   Philox stream (top 53 bits of the first two words, so its uniforms
+    ///   agree with the other models' on the same words).
+    TorchCpu
+}
+
+impl<T: NoiseFloat> NoiseModel for TorchCpu<T> {
+    type Float = T;
+
+    fn facts(&self) -> ModelFacts {
+        ModelFacts {
+            name: "torch-cpu",
+            precision: T::PRECISION,
+            kind: NoiseKind::Exponential,
+            lattice: "u = (low 53 bits of a 64-bit draw) * 2^-53, in [0, 1)",
+            transform: "E = -log1p(-u) in double with glibc's log1p (x86-64 FMA build, ported, bit-exact), cast to the dtype",
+            clamp: "none: u = 0 gives E = 0",
+            min_positive_e: 1.1102230246251565e-16,
+            max_finite_gumbel: 36.7368005696771,
+            p_zero: 1.1102230246251565e-16,
+            p_infinite: 0.0,
+            source: "PyTorch aten/src/ATen/native/cpu/DistributionTemplates.h (exponential_)",
+            stream: "exact MT19937 replay in torch_cpu::TorchCpuGenerator; draw() uses exporace Philox",
+        }
+    }
+
+    /// On exporace's stream: the top 53 bits of `w0 << 32 | w1` (torch itself
+    /// takes the low 53 bits of its MT19937 draw; see `TorchCpuGenerator`).
+    fn raw(&self, w: [u32; 4]) -> u64 {
+        lattice::top53(w)
+    }
+
+    fn raw_max(&self) -> u64 {
+        lattice::MAX53
+    }
+
+    fn transform(&self, raw: u64) -> Draw<T> {
+        let d = exponential_of_lattice::<T>(raw);
+        Draw {
+            raw: d.lattice,
+            uniform: d.uniform,
+            value: d.value,
+            e: d.value,
+            kind: NoiseKind::Exponential,
+            branch: if d.value == T::ZERO {
+                Branch::Zero
+            } else {
+                Branch::Normal
+            },
+        }
+    }
+}

@@ -1,0 +1,277 @@
+//! torch CUDA `exponential_` (fp32 and fp64) and torch CPU compiled (inductor).
+
+use alloc::boxed::Box;
+use alloc::vec::Vec;
+
+use super::{Branch, Draw, ModelFacts, NoiseKind, NoiseModel, lattice, pow2};
+use exporace::philox::triton_scale;
+
+/// Entries in torch CUDA's fast-log table: E_k for k = 1 .. 2^20.
+pub const FASTLOG_LEN: usize = 1 << 20;
+
+/// The measured table (see `torch_cuda_f32_fastlog.md`), delta-encoded bits,
+/// zlib-compressed by `scripts/pack-fastlog.py`.
+const FASTLOG_PACKED: &[u8] = include_bytes!("../../data/torch_cuda_f32_fastlog.delta.zlib");
+
+/// torch CUDA's fp32 fast log near 1: entry `k - 1` is
+/// `E_k = -__logf(1 - k * 2^-24)` as computed on an H200 with CUDA's `__logf`,
+/// for k = 1 .. 2^20 (E up to about 0.0645). Decompressed on each call
+/// (a few milliseconds); models keep their own copy.
+pub fn fastlog_table() -> Box<[f32]> {
+    // The embedded data is fixed and checked by the tests; a failure here is
+    // impossible short of a corrupted build, and yields an empty table, which
+    // makes the model fall back to libm's logf.
+    let bytes = miniz_oxide::inflate::decompress_to_vec_zlib(FASTLOG_PACKED).unwrap_or_default();
+    let mut bits = 0u32;
+    let mut out = Vec::with_capacity(FASTLOG_LEN);
+    for chunk in bytes.chunks_exact(4) {
+        let delta = i32::from_le_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]);
+        bits = bits.wrapping_add(delta as u32);
+        out.push(f32::from_bits(bits));
+    }
+    out.into_boxed_slice()
+}
+
+/// curand's fp32 uniform from a 32-bit word: `x * 2^-32 + 2^-33` with `x`
+/// converted to fp32 first and one rounding of the fused multiply-add, in (0, 1].
+pub fn curand_uniform(x: u32) -> f32 {
+    ((x as f32) as f64 * pow2(-32) + pow2(-33)) as f32
+}
+
+/// curand's fp64 uniform from two words (`_curand_uniform_double_hq`):
+/// `z = x ^ (y << 21)` (53 bits) times 2^-53 plus 2^-54, in (0, 1].
+pub fn curand_uniform_double(raw53: u64) -> f64 {
+    raw53 as f64 * pow2(-53) + pow2(-54)
+}
+
+/// `torch-cuda-f32` (with `T = f32`) and `torch-cuda-f64` (with `T = f64`):
+/// torch CUDA `Tensor.exponential_()`.
+///
+/// fp32:
+/// - **Lattice**: curand's `x * 2^-32 + 2^-33` rounded to fp32, in (0, 1]; near
+///   1 the grid is `1 - k * 2^-24`, each point with probability 2^-24, and
+///   `u = 1` with 2^-25.
+/// - **Transform**: `E = -log(u)` with CUDA's fast `__logf`: for
+///   `u >= 1 - 2^-4` the measured table ([`fastlog_table`], bit-exact against
+///   125 million real draws); below, libm's `logf` (the engine's `__logf`
+///   differs there in the last bits).
+/// - **Clamp**: `u >= 1 - 2^-24` gives E = 2^-24.
+/// - **Smallest E / largest Gumbel**: E = 2^-24, G = 16.6355.
+///
+/// fp64:
+/// - **Lattice**: curand double, `k * 2^-53 + 2^-54`, in (0, 1]; on exporace's
+///   stream `k` is the top 53 bits of `w0 << 32 | w1` (exporace's choice:
+///   curand's own draw cannot be replayed here).
+/// - **Transform**: `E = -log(u)` in f64 (libm).
+/// - **Clamp**: `u >= 1 - 2^-53` gives E = 2^-53.
+/// - **Smallest E / largest Gumbel**: E = 2^-53, G = 36.7368.
+///
+/// **Source**: PyTorch `aten/src/ATen/native/cuda/DistributionTemplates.h`
+/// (`exponential_kernel`) and curand; the table measured on an H200, torch
+/// 2.11. torch's Philox offsets depend on the launch grid, so this model
+/// reproduces the lattice and transform on exporace's Philox stream.
+#[derive(Clone, Debug)]
+pub struct TorchCuda<T> {
+    table: Box<[f32]>,
+    _float: core::marker::PhantomData<T>,
+}
+
+impl TorchCuda<f32> {
+    /// The fp32 model (decompresses the fast-log table).
+    pub fn new() -> Self {
+        TorchCuda {
+            table: fastlog_table(),
+            _float: core::marker::PhantomData,
+        }
+    }
+}
+
+impl Default for TorchCuda<f32> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl TorchCuda<f64> {
+    /// The fp64 model.
+    pub fn new() -> Self {
+        TorchCuda {
+            table: Box::new([]),
+            _float: core::marker::PhantomData,
+        }
+    }
+}
+
+impl Default for TorchCuda<f64> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+const CUDA_SOURCE: &str =
+    "PyTorch aten/src/ATen/native/cuda/DistributionTemplates.h (exponential_kernel), curand";
+const CUDA_STREAM: &str =
+    "exporace Philox (lattice and transform; torch's offsets depend on the launch grid)";
+
+impl NoiseModel for TorchCuda<f32> {
+    type Float = f32;
+
+    fn facts(&self) -> ModelFacts {
+        ModelFacts {
+            name: "torch-cuda-f32",
+            precision: exporace::Precision::F32,
+            kind: NoiseKind::Exponential,
+            lattice: "curand: fp32(x) * 2^-32 + 2^-33 rounded to fp32, in (0, 1]",
+            transform: "E = -__logf(u): the measured fast-log table for u >= 1 - 2^-4, libm logf below",
+            clamp: "u >= 1 - 2^-24 gives E = 2^-24",
+            min_positive_e: 5.960464477539063e-08,
+            max_finite_gumbel: 16.635532333438686,
+            p_zero: 0.0,
+            p_infinite: 0.0,
+            source: CUDA_SOURCE,
+            stream: CUDA_STREAM,
+        }
+    }
+
+    fn raw(&self, w: [u32; 4]) -> u64 {
+        w[0] as u64
+    }
+
+    fn raw_max(&self) -> u64 {
+        u32::MAX as u64
+    }
+
+    fn transform(&self, raw: u64) -> Draw<f32> {
+        let u = curand_uniform(raw as u32);
+        let (e, branch) = if u >= 1.0 - f32::EPSILON / 2.0 {
+            (f32::EPSILON / 2.0, Branch::Clamped)
+        } else {
+            // u is on the grid 1 - k 2^-24 for u >= 1/2: k is exact.
+            let k = ((1.0 - u as f64) * pow2(24)) as usize;
+            let e = match self.table.get(k.wrapping_sub(1)) {
+                Some(&e) if u >= 0.5 => e,
+                _ => -libm::logf(u),
+            };
+            (e, Branch::Normal)
+        };
+        Draw {
+            raw,
+            uniform: u as f64,
+            value: e,
+            e,
+            kind: NoiseKind::Exponential,
+            branch,
+        }
+    }
+}
+
+impl NoiseModel for TorchCuda<f64> {
+    type Float = f64;
+
+    fn facts(&self) -> ModelFacts {
+        ModelFacts {
+            name: "torch-cuda-f64",
+            precision: exporace::Precision::F64,
+            kind: NoiseKind::Exponential,
+            lattice: "curand double: k * 2^-53 + 2^-54, in (0, 1]; k = (w0 << 32 | w1) >> 11",
+            transform: "E = -log(u) in f64 (libm)",
+            clamp: "u >= 1 - 2^-53 gives E = 2^-53",
+            min_positive_e: 1.1102230246251565e-16,
+            max_finite_gumbel: 36.7368005696771,
+            p_zero: 0.0,
+            p_infinite: 0.0,
+            source: CUDA_SOURCE,
+            stream: CUDA_STREAM,
+        }
+    }
+
+    /// The top 53 bits of `w0 << 32 | w1`, so that the uniform agrees with the
+    /// fp32 models' `w0 * 2^-32` on the same words (curand itself combines
+    /// `x ^ (y << 21)`, which matters only for its own stream).
+    fn raw(&self, w: [u32; 4]) -> u64 {
+        lattice::top53(w)
+    }
+
+    fn raw_max(&self) -> u64 {
+        lattice::MAX53
+    }
+
+    fn transform(&self, raw: u64) -> Draw<f64> {
+        let u = curand_uniform_double(raw);
+        let (e, branch) = if u >= 1.0 - f64::EPSILON / 2.0 {
+            (f64::EPSILON / 2.0, Branch::Clamped)
+        } else {
+            (-libm::log(u), Branch::Normal)
+        };
+        Draw {
+            raw,
+            uniform: u,
+            value: e,
+            e,
+            kind: NoiseKind::Exponential,
+            branch,
+        }
+    }
+}
+
+/// `torch-cpu-compiled`: torch CPU under inductor (`torch.compile`).
+///
+/// - **Lattice**: a 31-bit Philox uniform as Triton's `tl.rand`: u in
+///   [0, 1 - 2^-24], 0 for two words (probability 2^-31).
+/// - **Transform**: `E = -log(u)` in f32 (libm, correctly rounded near 1, so
+///   the small values lie on the exact grid 1, 2, 3, ... x 2^-24).
+/// - **Clamp**: CUDA-style, `u >= 1 - 2^-24` gives E = 2^-24; u = 0 gives E = +inf.
+/// - **Smallest E / largest Gumbel**: E = 2^-24, G = 16.6355.
+/// - **Source**: PyTorch inductor's random lowering (Philox, `tl.rand`), with
+///   the CUDA kernel's clamp. Reproduces the lattice and transform on
+///   exporace's Philox stream.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TorchCpuCompiled;
+
+impl NoiseModel for TorchCpuCompiled {
+    type Float = f32;
+
+    fn facts(&self) -> ModelFacts {
+        ModelFacts {
+            name: "torch-cpu-compiled",
+            precision: exporace::Precision::F32,
+            kind: NoiseKind::Exponential,
+            lattice: "31-bit: tl.rand, u = f32(x) * 4.6566127342e-10 in [0, 1 - 2^-24]",
+            transform: "E = -log(u) in f32 (libm): exact grid k * 2^-24 near the floor",
+            clamp: "u >= 1 - 2^-24 gives E = 2^-24; u = 0 gives E = +inf",
+            min_positive_e: 5.960464477539063e-08,
+            max_finite_gumbel: 16.635532333438686,
+            p_zero: 0.0,
+            p_infinite: 4.656612873077393e-10,
+            source: "PyTorch inductor random lowering (Philox, tl.rand) with the CUDA clamp",
+            stream: "exporace Philox (lattice and transform only)",
+        }
+    }
+
+    fn raw(&self, w: [u32; 4]) -> u64 {
+        lattice::triton(w)
+    }
+
+    fn raw_max(&self) -> u64 {
+        lattice::TRITON_MAX
+    }
+
+    fn transform(&self, raw: u64) -> Draw<f32> {
+        let u = triton_scale(raw as u32);
+        let (e, branch) = if u >= 1.0 - f32::EPSILON / 2.0 {
+            (f32::EPSILON / 2.0, Branch::Clamped)
+        } else if u == 0.0 {
+            (f32::INFINITY, Branch::Infinite)
+        } else {
+            (-libm::logf(u), Branch::Normal)
+        };
+        Draw {
+            raw,
+            uniform: u as f64,
+            value: e,
+            e,
+            kind: NoiseKind::Exponential,
+            branch,
+        }
+    }
+}

@@ -1,0 +1,602 @@
+//! The forensic operations of the scenario format: `models`, `noise`,
+//! `compare`, `overflow` and `dead_zone`.
+
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use serde::{Deserialize, Serialize};
+
+use super::number::{AnyFloat, Num, floats};
+use crate::forensics::{self, DeadZone, FlipReport};
+use crate::models::{
+    Branch, CATALOGUE, CatalogueEntry, Draw, ModelFacts, ModelVisitor, NoiseModel,
+};
+use crate::torch_replay::TorchCpuGenerator;
+use exporace::NanPolicy;
+use exporace::{Contender, Form, RaceResult};
+use exporace::{Error, Result};
+use exporace::{NoiseFloat, Precision};
+
+/// A model named in a scenario: `"torch-cuda-f32"`, or
+/// `{"model": "triton-flipped", "precision": "f64"}` to run a recipe at the
+/// other precision.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(untagged)]
+pub enum ModelSpec {
+    /// A catalogue name at its engine's precision.
+    Name(String),
+    /// A catalogue name at a chosen precision.
+    Full {
+        /// Catalogue name.
+        model: String,
+        /// Precision (default: the engine's).
+        #[serde(default)]
+        precision: Option<Precision>,
+    },
+}
+
+impl ModelSpec {
+    fn resolve(&self) -> Result<(&'static CatalogueEntry, Option<Precision>)> {
+        let (name, precision) = match self {
+            ModelSpec::Name(n) => (n.as_str(), None),
+            ModelSpec::Full { model, precision } => (model.as_str(), *precision),
+        };
+        let entry = CatalogueEntry::find(name).ok_or_else(|| {
+            let names: Vec<&str> = CATALOGUE.iter().map(|e| e.name).collect();
+            Error::Scenario(alloc::format!(
+                "unknown model {name:?}; the catalogue has {}",
+                names.join(", ")
+            ))
+        })?;
+        Ok((entry, precision))
+    }
+
+    /// Runs `v` on the model this names.
+    pub fn visit<V: ModelVisitor>(&self, v: V) -> Result<V::Output> {
+        let (entry, precision) = self.resolve()?;
+        entry.visit(precision, v)
+    }
+}
+
+/// A race outcome at a precision chosen at run time.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct AnyContender {
+    /// Token id.
+    pub token: usize,
+    /// Score in its precision.
+    pub score: AnyFloat,
+    /// The score's IEEE bits.
+    pub bits: String,
+}
+
+impl<T: NoiseFloat> From<Contender<T>> for AnyContender {
+    fn from(c: Contender<T>) -> Self {
+        let score = AnyFloat::of(c.score);
+        AnyContender {
+            token: c.token,
+            bits: score.bits(),
+            score,
+        }
+    }
+}
+
+/// One race at a precision chosen at run time.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct AnyRace {
+    /// Precision of the race.
+    pub precision: Precision,
+    /// The winner.
+    pub winner: AnyContender,
+    /// The runner-up.
+    pub runner_up: Option<AnyContender>,
+    /// Margin in ulps of the race's precision.
+    pub margin_ulps: Option<u64>,
+}
+
+impl<T: NoiseFloat> From<RaceResult<T>> for AnyRace {
+    fn from(r: RaceResult<T>) -> Self {
+        AnyRace {
+            precision: T::PRECISION,
+            margin_ulps: r.margin_ulps(),
+            winner: r.winner.into(),
+            runner_up: r.runner_up.map(Into::into),
+        }
+    }
+}
+
+/// A token whose outcome differs between the two pipelines.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct DifferingOut {
+    /// Token id.
+    pub token: usize,
+    /// It beats the exact winner in pipeline A.
+    pub beats_in_a: bool,
+    /// It beats the exact winner in pipeline B.
+    pub beats_in_b: bool,
+    /// How close it came to the exact winner, in nats.
+    pub log_gap: f64,
+}
+
+/// A `compare` answer.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CompareOut {
+    /// Pipeline A's name (a model or `inline f64`).
+    pub a_name: String,
+    /// Pipeline B's name.
+    pub b_name: String,
+    /// Pipeline A's race.
+    pub a: AnyRace,
+    /// Pipeline B's race.
+    pub b: AnyRace,
+    /// Whether the argmax flipped.
+    pub flipped: bool,
+    /// The winner under exact arithmetic.
+    pub exact_winner: usize,
+    /// Tokens whose outcome differs, closest first.
+    pub differing: Vec<DifferingOut>,
+}
+
+impl CompareOut {
+    fn new<A: NoiseFloat, B: NoiseFloat>(
+        a_name: String,
+        b_name: String,
+        r: FlipReport<A, B>,
+    ) -> Self {
+        CompareOut {
+            a_name,
+            b_name,
+            a: r.a.into(),
+            b: r.b.into(),
+            flipped: r.flipped,
+            exact_winner: r.exact_winner,
+            differing: r
+                .differing
+                .iter()
+                .map(|d| DifferingOut {
+                    token: d.token,
+                    beats_in_a: d.beats_in_a,
+                    beats_in_b: d.beats_in_b,
+                    log_gap: d.log_gap,
+                })
+                .collect(),
+        }
+    }
+}
+
+/// One overflow entry.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct OverflowEntryOut {
+    /// Token id.
+    pub token: usize,
+    /// Weight.
+    pub weight: f32,
+    /// Noise value.
+    pub noise: AnyFloat,
+    /// `q = 0`.
+    pub q_zero: bool,
+    /// `inv_q = inf`.
+    pub inv_q_inf: bool,
+    /// Score `+inf`.
+    pub score_inf: bool,
+    /// Score NaN.
+    pub score_nan: bool,
+}
+
+/// What one NaN policy picks.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PolicyPick {
+    /// The policy.
+    pub policy: NanPolicy,
+    /// Its race, unless it refused.
+    pub race: Option<AnyRace>,
+    /// Its error, if it refused.
+    pub error: Option<String>,
+}
+
+/// An `overflow` answer.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct OverflowOut {
+    /// Entries with `q = 0`, `inv_q = inf`, or an infinite or NaN score.
+    pub entries: Vec<OverflowEntryOut>,
+    /// Each policy's pick.
+    pub picks: Vec<PolicyPick>,
+}
+
+/// The most dead tokens listed by id in a `dead_zone` answer.
+pub const DEAD_TOKENS_LISTED: usize = 1000;
+
+/// A `dead_zone` answer.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct DeadZoneOut {
+    /// The model's facts.
+    pub model: ModelFacts,
+    /// Smallest E (0 if possible).
+    pub e_min: f64,
+    /// Largest E (inf if possible).
+    pub e_max: f64,
+    /// Weights below this can never win.
+    pub threshold: f64,
+    /// How many tokens are dead.
+    pub count: usize,
+    /// Their share of the weight.
+    pub mass: f64,
+    /// The first dead token ids (at most [`DEAD_TOKENS_LISTED`]).
+    pub tokens: Vec<usize>,
+}
+
+/// One draw in a `noise` answer.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct DrawOut {
+    /// Token (or offset) index.
+    pub token: u64,
+    /// The raw uniform integer.
+    pub raw: String,
+    /// The uniform, widened to f64.
+    pub uniform: f64,
+    /// E or G.
+    pub value: AnyFloat,
+    /// Its bits.
+    pub bits: String,
+    /// E.
+    pub e: AnyFloat,
+    /// `inv_q` for a `w * inv_q` race.
+    pub inv_q: AnyFloat,
+    /// The transform's branch.
+    pub branch: Branch,
+}
+
+impl DrawOut {
+    /// Draw `d` listed at token (or offset) `token`.
+    pub fn of<T: NoiseFloat>(token: u64, d: &Draw<T>) -> Self {
+        let value = AnyFloat::of(d.value);
+        DrawOut {
+            token,
+            raw: d.raw.to_string(),
+            uniform: d.uniform,
+            bits: value.bits(),
+            value,
+            e: AnyFloat::of(d.e),
+            inv_q: AnyFloat::of(d.inv_q()),
+            branch: d.branch,
+        }
+    }
+}
+
+/// A `noise` answer.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct NoiseOut {
+    /// The model's facts.
+    pub model: ModelFacts,
+    /// The draws.
+    pub draws: Vec<DrawOut>,
+}
+
+/// The answer of a forensic operation.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum ForensicResult {
+    /// `models`.
+    Models {
+        /// Every catalogue model's facts at its engine's precision.
+        models: Vec<ModelFacts>,
+    },
+    /// `noise`.
+    Noise(NoiseOut),
+    /// `compare`.
+    Compare(CompareOut),
+    /// `overflow`.
+    Overflow(OverflowOut),
+    /// `dead_zone`.
+    DeadZone(DeadZoneOut),
+    /// `exact`.
+    Exact(super::study_ops::ExactOut),
+    /// `experiment`.
+    #[cfg(feature = "std")]
+    Experiment(super::study_ops::ExperimentOut),
+}
+
+struct Facts;
+impl ModelVisitor for Facts {
+    type Output = ModelFacts;
+    fn visit<M: NoiseModel>(self, m: &M) -> ModelFacts {
+        m.facts()
+    }
+}
+
+/// Every catalogue model's facts.
+pub fn models() -> Result<ForensicResult> {
+    let models = CATALOGUE
+        .iter()
+        .map(|e| e.visit(None, Facts))
+        .collect::<Result<Vec<_>>>()?;
+    Ok(ForensicResult::Models { models })
+}
+
+/// Where a `noise` scenario reads its random words.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Address {
+    /// exporace's (seed, row, token).
+    #[default]
+    Exporace,
+    /// Triton's `tl.randint4x(seed, offset)` with offset = `start + i`.
+    Triton,
+    /// vLLM MRV2: key `tl.randint(seed, pos)` (salted for drafts), then (key, token).
+    Mrv2,
+    /// torch CPU eager: `torch.manual_seed(seed)` with `start` 32-bit values
+    /// already consumed, then `count` draws of `exponential_` (model `torch-cpu` only).
+    TorchCpu,
+}
+
+/// A `noise` body.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NoiseBody {
+    /// The model.
+    pub model: ModelSpec,
+    /// How the words are addressed.
+    #[serde(default)]
+    pub address: Address,
+    /// First token (or offset).
+    #[serde(default)]
+    pub start: u64,
+    /// How many draws (at most 2^20).
+    pub count: u64,
+    /// Row, for the exporace address.
+    #[serde(default)]
+    pub row: u64,
+    /// Position, for the MRV2 address.
+    #[serde(default)]
+    pub pos: u64,
+    /// Draft token (salted position), for the MRV2 address.
+    #[serde(default)]
+    pub draft: bool,
+}
+
+/// The most draws one `noise` scenario may list.
+pub const MAX_NOISE_DRAWS: u64 = 1 << 20;
+
+struct NoiseVisit<'a> {
+    body: &'a NoiseBody,
+    seed: u64,
+}
+
+impl ModelVisitor for NoiseVisit<'_> {
+    type Output = Result<NoiseOut>;
+    fn visit<M: NoiseModel>(self, m: &M) -> Result<NoiseOut> {
+        let b = self.body;
+        let mut torch = match b.address {
+            Address::TorchCpu if m.facts().name != "torch-cpu" => {
+                return Err(Error::Scenario(alloc::format!(
+                    "noise: address torch_cpu replays torch's generator and needs model torch-cpu, not {}",
+                    m.facts().name
+                )));
+            }
+            Address::TorchCpu => Some(TorchCpuGenerator::at_offset(self.seed, b.start)),
+            _ => None,
+        };
+        let draws = (b.start..b.start.saturating_add(b.count))
+            .map(|i| {
+                let d = match (b.address, torch.as_mut()) {
+                    (Address::TorchCpu, Some(g)) => m.transform(g.next_u64() & ((1 << 53) - 1)),
+                    (Address::Triton, _) => m.draw_triton(self.seed, i),
+                    (Address::Mrv2, _) => m.draw_mrv2(self.seed, b.pos, b.draft, i as u32),
+                    _ => m.draw(self.seed, b.row, i as u32),
+                };
+                DrawOut::of(i, &d)
+            })
+            .collect();
+        Ok(NoiseOut {
+            model: m.facts(),
+            draws,
+        })
+    }
+}
+
+/// Lists a model's draws.
+pub fn noise(b: &NoiseBody, seed: u64) -> Result<ForensicResult> {
+    if b.count > MAX_NOISE_DRAWS {
+        return Err(Error::TooLarge {
+            what: "noise count",
+            size: b.count,
+            limit: MAX_NOISE_DRAWS,
+        });
+    }
+    if b.start.checked_add(b.count).is_none() {
+        return Err(Error::Scenario(alloc::format!(
+            "noise: start {} plus count {} passes 2^64",
+            b.start,
+            b.count
+        )));
+    }
+    let addressed_by_token = matches!(b.address, Address::Exporace | Address::Mrv2);
+    if addressed_by_token && b.start.saturating_add(b.count) > u32::MAX as u64 + 1 {
+        return Err(Error::Scenario("noise: tokens must lie below 2^32".into()));
+    }
+    Ok(ForensicResult::Noise(
+        b.model.visit(NoiseVisit { body: b, seed })??,
+    ))
+}
+
+/// A `compare` body: two models on the same seed, or inline fp64 noise
+/// against its fp32 cast.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CompareBody {
+    /// The weights.
+    pub weights: Vec<Num>,
+    /// `mul` or `div` (inline noise only; models race in `mul`).
+    #[serde(default)]
+    pub form: Form,
+    /// Two models to run on the same random bits.
+    #[serde(default)]
+    pub models: Option<[ModelSpec; 2]>,
+    /// Inline fp64 noise, compared with its fp32 cast.
+    #[serde(default)]
+    pub noise: Option<Vec<Num>>,
+    /// Noise row for models.
+    #[serde(default)]
+    pub row: u64,
+}
+
+struct CompareB<'a, MA> {
+    a: &'a MA,
+    weights: &'a [f32],
+    seed: u64,
+    row: u64,
+    policy: NanPolicy,
+}
+
+impl<MA: NoiseModel> ModelVisitor for CompareB<'_, MA> {
+    type Output = Result<CompareOut>;
+    fn visit<MB: NoiseModel>(self, b: &MB) -> Result<CompareOut> {
+        let r =
+            forensics::compare_models(self.weights, self.a, b, self.seed, self.row, self.policy)?;
+        let (fa, fb) = (self.a.facts(), b.facts());
+        Ok(CompareOut::new(
+            alloc::format!("{} at {}", fa.name, fa.precision),
+            alloc::format!("{} at {}", fb.name, fb.precision),
+            r,
+        ))
+    }
+}
+
+struct CompareA<'a> {
+    b: &'a ModelSpec,
+    weights: &'a [f32],
+    seed: u64,
+    row: u64,
+    policy: NanPolicy,
+}
+
+impl ModelVisitor for CompareA<'_> {
+    type Output = Result<CompareOut>;
+    fn visit<MA: NoiseModel>(self, a: &MA) -> Result<CompareOut> {
+        self.b.visit(CompareB {
+            a,
+            weights: self.weights,
+            seed: self.seed,
+            row: self.row,
+            policy: self.policy,
+        })?
+    }
+}
+
+/// Runs a `compare` body; `seed` is resolved only when models need it.
+pub fn compare(
+    b: &CompareBody,
+    policy: NanPolicy,
+    seed: impl FnOnce() -> Result<u64>,
+) -> Result<ForensicResult> {
+    let weights: Vec<f32> = floats("weights", &b.weights)?;
+    let out = match (&b.models, &b.noise) {
+        (Some([a, bm]), None) => a.visit(CompareA {
+            b: bm,
+            weights: &weights,
+            seed: seed()?,
+            row: b.row,
+            policy,
+        })??,
+        (None, Some(n)) => {
+            let noise: Vec<f64> = floats(b.form.noise_name(), n)?;
+            let r = forensics::compare_cast(b.form, &weights, &noise, policy)?;
+            CompareOut::new(
+                "inline noise at f64".into(),
+                "inline noise cast to f32".into(),
+                r,
+            )
+        }
+        _ => {
+            return Err(Error::Scenario(
+                "compare: give exactly one of models (two names) and noise (inline fp64 values)"
+                    .into(),
+            ));
+        }
+    };
+    Ok(ForensicResult::Compare(out))
+}
+
+/// An `overflow` body.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OverflowBody {
+    /// The weights.
+    pub weights: Vec<Num>,
+    /// `mul` (noise is `inv_q`) or `div` (noise is `q`).
+    #[serde(default)]
+    pub form: Form,
+    /// The noise, in the scenario's precision.
+    pub noise: Vec<Num>,
+}
+
+/// Runs an `overflow` body at precision `T`.
+pub fn overflow<T: NoiseFloat>(b: &OverflowBody) -> Result<ForensicResult> {
+    let weights: Vec<f32> = floats("weights", &b.weights)?;
+    let noise: Vec<T> = floats(b.form.noise_name(), &b.noise)?;
+    let rep = forensics::overflow_anatomy(b.form, &weights, &noise)?;
+    Ok(ForensicResult::Overflow(OverflowOut {
+        entries: rep
+            .entries
+            .iter()
+            .map(|e| OverflowEntryOut {
+                token: e.token,
+                weight: e.weight,
+                noise: AnyFloat::of(e.noise),
+                q_zero: e.q_zero,
+                inv_q_inf: e.inv_q_inf,
+                score_inf: e.score_inf,
+                score_nan: e.score_nan,
+            })
+            .collect(),
+        picks: rep
+            .picks
+            .into_iter()
+            .map(|(policy, r)| match r {
+                Ok(race) => PolicyPick {
+                    policy,
+                    race: Some(race.into()),
+                    error: None,
+                },
+                Err(e) => PolicyPick {
+                    policy,
+                    race: None,
+                    error: Some(e.to_string()),
+                },
+            })
+            .collect(),
+    }))
+}
+
+/// A `dead_zone` body.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DeadZoneBody {
+    /// The weights.
+    pub weights: Vec<Num>,
+    /// The model.
+    pub model: ModelSpec,
+}
+
+struct DeadVisit<'a>(&'a [f32]);
+
+impl ModelVisitor for DeadVisit<'_> {
+    type Output = Result<(ModelFacts, DeadZone)>;
+    fn visit<M: NoiseModel>(self, m: &M) -> Self::Output {
+        Ok((m.facts(), forensics::dead_zone(m, self.0)?))
+    }
+}
+
+/// Runs a `dead_zone` body.
+pub fn dead_zone(b: &DeadZoneBody) -> Result<ForensicResult> {
+    let weights: Vec<f32> = floats("weights", &b.weights)?;
+    let (model, z) = b.model.visit(DeadVisit(&weights))??;
+    Ok(ForensicResult::DeadZone(DeadZoneOut {
+        model,
+        e_min: z.e_min,
+        e_max: z.e_max,
+        threshold: z.threshold,
+        count: z.tokens.len(),
+        mass: z.mass,
+        tokens: z.tokens.into_iter().take(DEAD_TOKENS_LISTED).collect(),
+    }))
+}

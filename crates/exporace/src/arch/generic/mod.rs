@@ -1,0 +1,46 @@
+//! The steps on plain Rust lanes, which LLVM vectorises for whatever the
+//! build enables (SSE2, AVX2, SIMD128) and which build for `wasm32v1-none`:
+//! every step an instruction set can supply, and the tuning of builds
+//! without a folder of their own. The other folders are tested against
+//! these steps and the scalar reference.
+
+#[cfg(feature = "alloc")]
+pub(crate) mod clear;
+#[cfg(feature = "alloc")]
+pub(crate) mod group;
+pub(crate) mod log1p;
+pub(crate) mod philox;
+pub(crate) mod seeded;
+#[cfg(feature = "alloc")]
+pub(crate) mod span_keys;
+
+#[cfg(feature = "alloc")]
+pub(crate) use clear::next_clearing;
+#[cfg(feature = "alloc")]
+pub(crate) use group::{PART, group_keys};
+pub(crate) use log1p::flipped_exp_lanes;
+pub(crate) use philox::{uniforms16, uniforms16_f64_fill};
+pub(crate) use seeded::next_loud;
+#[cfg(feature = "alloc")]
+pub(crate) use span_keys::div_keys;
+
+/// The fewest tokens per chunk when one row is split across threads. A row
+/// is split into one chunk per thread, of at least this many tokens: each
+/// chunk restarts the standings, and the first blocks after a restart are
+/// the ones that get rescanned. The result does not depend on the chunks.
+pub(crate) const CHUNK: usize = 1 << 15;
+
+/// Whether the block filter runs its quick pass first for every block (it
+/// always does for `w / q` with f64 noise, where the division bounds the
+/// full pass). Natively the pass mostly waits on memory, and the quick
+/// pass first measured the same for f32 noise and slower for f64.
+pub(crate) const QUICK_FIRST: bool = false;
+
+/// Whether the span keys of `w / q` are taken without a division (the
+/// bit-level reciprocal, `kernel::recip`): a division of 16 f32 lanes
+/// takes about 10 cycles on Intel's cores.
+pub(crate) const RECIP: bool = true;
+
+/// Whether the exact scans find the steps that clear their bar with
+/// [`next_clearing`] (plain `w * q`), instead of their own lane pass.
+pub(crate) const SEARCH_CLEARING: bool = false;
