@@ -43,50 +43,64 @@ export function dropTheory(kind) {
   theory.latest[kind] = null;
 }
 
-const races = { worker: null, next: 0, pending: new Map(), latest: {} };
+/**
+ * The race worker takes one request at a time. While it works, each kind
+ * keeps only its latest request here: an older one is never sent, and its
+ * promise gives null at once (stale work is cancelled, not queued).
+ */
+const races = { worker: null, next: 0, running: null, waiting: new Map() };
+
+function startRaces() {
+  races.worker = moduleWorker("race-worker.mjs");
+  races.worker.onmessage = ({ data }) => {
+    const p = races.running;
+    races.running = null;
+    if (data.error) p.fail(new Error(data.error));
+    else p.ok(data);
+    sendNext();
+  };
+  // A worker that fails (to load, or at all) fails what it was asked, and the next request starts another.
+  races.worker.onerror = (e) => {
+    e.preventDefault();
+    const failed = [races.running, ...races.waiting.values()].filter(Boolean);
+    races.worker.terminate();
+    Object.assign(races, { worker: null, running: null, waiting: new Map() });
+    for (const p of failed) p.fail(new Error(`the race worker failed: ${e.message || "it did not load"}`));
+  };
+}
+
+function sendNext() {
+  if (races.running || !races.waiting.size) return;
+  const [kind, p] = races.waiting.entries().next().value;
+  races.waiting.delete(kind);
+  if (!races.worker) startRaces();
+  races.running = p;
+  races.worker.postMessage({ id: ++races.next, ...p.message });
+}
 
 /**
  * The race worker's answer to `message` ({scenario} or {tokens}): a promise
- * of the answer, or of null when a later request of the same `kind` was made
- * meanwhile (its answer is stale); it rejects with the core's refusal.
+ * of the answer, or of null when a later request of the same `kind` came
+ * before this one was sent; it rejects with the core's refusal.
  */
 export function askRaces(kind, message) {
-  if (!races.worker) {
-    races.worker = moduleWorker("race-worker.mjs");
-    races.worker.onmessage = ({ data }) => {
-      const p = races.pending.get(data.id);
-      races.pending.delete(data.id);
-      if (races.latest[p.kind] !== undefined && races.latest[p.kind] !== data.id) p.ok(null);
-      else if (data.error) p.fail(new Error(data.error));
-      else p.ok(data);
-    };
-    // A worker that fails (to load, or at all) fails what it was asked, and the next request starts another.
-    races.worker.onerror = (e) => {
-      e.preventDefault();
-      const failed = races.pending;
-      races.worker.terminate();
-      races.worker = null;
-      races.pending = new Map();
-      for (const p of failed.values()) p.fail(new Error(`the race worker failed: ${e.message || "it did not load"}`));
-    };
-  }
-  const id = ++races.next;
-  if (kind) races.latest[kind] = id;
   return new Promise((ok, fail) => {
-    races.pending.set(id, { kind, ok, fail });
-    races.worker.postMessage({ id, ...message });
+    races.waiting.get(kind)?.ok(null);
+    races.waiting.delete(kind);
+    races.waiting.set(kind, { message, ok, fail });
+    sendNext();
   });
 }
 
-/** The dead zone of `model` over `weights` (computed in the race worker once per weights array and model). */
+/** The dead zone of `model` over `weights` (computed in the race worker once per weights array and model), or null when superseded. */
 const deadZones = new WeakMap();
 export function deadZoneOf(model, weights) {
   let byModel = deadZones.get(weights);
   if (!byModel) deadZones.set(weights, (byModel = new Map()));
   if (!byModel.has(model)) {
-    const answer = askRaces(null, { scenario: { op: "dead_zone", model, weights } }).then((a) => a.report.result);
-    // A failure is not kept: the next ask tries again.
-    answer.catch(() => byModel.delete(model));
+    const answer = askRaces(`dead_zone ${model}`, { scenario: { op: "dead_zone", model, weights } }).then((a) => a?.report.result ?? null);
+    // A failure or a cancelled ask is not kept: the next ask tries again.
+    answer.then((r) => r === null && byModel.delete(model), () => byModel.delete(model));
     byModel.set(model, answer);
   }
   return byModel.get(model);

@@ -46,6 +46,10 @@ async function open(isolate) {
   await page.waitForFunction(() => ["threaded", "single", "error"].includes(document.getElementById("thread-status").dataset.mode), null, {
     timeout: 120000,
   });
+  // The first state drawn, the views whose work runs in workers included.
+  if ((await page.getAttribute("#thread-status", "data-mode")) !== "error") {
+    await page.waitForFunction(() => Number(document.body.dataset.ready) > 0, null, { timeout: 120000 });
+  }
   return { page, errors };
 }
 
@@ -161,6 +165,7 @@ test("with COOP/COEP: threaded pool, many-tail dead zone, near-tie flip, overflo
   await page.waitForSelector("#exact-table", { timeout: 120000 });
   await page.screenshot({ path: join(shots, "overflow.png"), fullPage: true });
   assert.deepEqual(errors, []);
+  await page.close();
 });
 
 test("edit a draw to E = 0, share the link, reload to the same state; performance view", async () => {
@@ -269,6 +274,7 @@ test("edit a draw to E = 0, share the link, reload to the same state; performanc
     assert.equal(row[3], c ? c.ns_per_element.toFixed(3) : "-", "the native figure of the residual case");
   }
   assert.deepEqual(errors, []);
+  await page.close();
 });
 
 test("experiment in a worker: runs to completion against the exact expectation, cancels, measures the shared-noise bias", async () => {
@@ -282,7 +288,7 @@ test("experiment in a worker: runs to completion against the exact expectation, 
   await page.fill("#paste", "0.5 0.25 0.125 0.0625 0.0625");
   const before = await page.evaluate(() => Number(document.body.dataset.ready));
   await page.click("#apply-paste");
-  await page.waitForFunction((n) => Number(document.body.dataset.ready) > n, before);
+  await page.waitForFunction((n) => Number(document.body.dataset.ready) > n, before, { timeout: 120000 });
   await page.waitForSelector("#exact-table", { timeout: 120000 });
   assert.equal(await page.locator("#exact-table tr").count(), 5);
   await page.fill("#exp-trials", "20480");
@@ -326,6 +332,7 @@ test("experiment in a worker: runs to completion against the exact expectation, 
   assert.ok(shared.tv > salted.tv, `bias ${shared.tv} against ${salted.tv}`);
   await page.locator("#experiment").screenshot({ path: join(shots, "experiment.png") });
   assert.deepEqual(errors, []);
+  await page.close();
 });
 
 test("without COOP/COEP: one thread, and the page says why", async () => {

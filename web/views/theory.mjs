@@ -57,7 +57,7 @@ function showExact() {
 async function showDeadZone() {
   const { weights, models } = state;
   const rows = await Promise.all(models.map(async (model) => ({ model, r: await deadZoneOf(model, weights) })));
-  if (state.weights !== weights || state.models !== models) return;
+  if (rows.some(({ r }) => !r) || state.weights !== weights || state.models !== models) return;
   $("dead-zone").innerHTML =
     "<tr><th>model</th><th>dead tokens</th><th>lost mass (share of the weight)</th><th>weight threshold</th><th>E min</th><th>E max</th></tr>" +
     rows

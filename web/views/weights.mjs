@@ -111,7 +111,7 @@ export function render({ sync = false } = {}) {
   // The chart waits for pipeline A's dead zone, computed off the main thread.
   const { weights, models } = state;
   return deadZoneOf(models[0], weights).then((dead) => {
-    if (state.weights !== weights || state.models[0] !== models[0]) return;
+    if (!dead || state.weights !== weights || state.models[0] !== models[0]) return;
     const threshold = dead.count ? dead.threshold : null;
     drawWeights($("prob-chart"), weights, { threshold });
     const summary = `${weights.length} tokens; pipeline A kills ${dead.count} of them (mass ${fmt(dead.mass)}).`;
