@@ -97,9 +97,12 @@ export function drawHistogram(canvas, cats, { title, flagged = [] }) {
   });
 }
 
+/** Colours of series that are not precisions (thread counts, this page against native): never fp32's blue or fp64's red. */
+const OTHER_COLORS = [[46, 125, 50], [214, 120, 0], GREY];
+
 /** Grouped bars on a linear axis: `labels` per category, `series` [{name, values}] (0: no bar). */
 export function drawGrouped(canvas, { title, yLabel, xLabel, labels, series }) {
-  const colors = [BLUE, RED, GREY];
+  const colors = OTHER_COLORS;
   draw(canvas, {
     title,
     xLabel,

@@ -1271,6 +1271,11 @@ test("every canvas has a text summary and a data table for screen readers", asyn
   await page.click("#perf-run");
   await page.waitForSelector("#perf-live-chart[data-drawn]", { timeout: 120000 });
   await check("after an experiment and a live timing");
+  // Thread counts and "this page against native" are not precisions: neither is drawn in fp32's blue or fp64's red.
+  for (const id of ["perf-native-chart", "perf-live-chart"]) {
+    const colours = JSON.parse(await page.getAttribute(`#${id}`, "data-colors")).map(([, c]) => c.join(","));
+    assert.deepEqual(colours.filter((c) => c === "31,95,191" || c === "192,57,43"), [], id);
+  }
   for (const id of ["exact-chart", "prob-chart", "score-chart", "ulp-chart", "exp-chart", "spec-chart-0", "spec-bonus-chart-0", "perf-native-chart", "perf-live-chart"]) {
     assert.ok(seen.has(id), `${id} was checked (checked: ${[...seen].join(", ")})`);
   }
