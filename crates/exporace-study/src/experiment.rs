@@ -19,7 +19,7 @@ use std::vec::Vec;
 
 use statrs::distribution::{ChiSquared, ContinuousCDF, Normal};
 
-use crate::models::NoiseModel;
+use crate::models::{InvQBounds, NoiseModel, race_model};
 use crate::win_probability::{ExactOptions, Group, MAX_WORK, win_probabilities};
 use exporace::NanPolicy;
 use exporace::NoiseFloat;
@@ -323,17 +323,21 @@ fn fill_stream<M: NoiseModel>(
 /// One trial's sampled token.
 fn trial<M: NoiseModel>(
     model: &M,
+    bounds: &InvQBounds<M::Float>,
     s: &Setup<'_>,
     t: u64,
     inv_q: &mut [M::Float],
     draft_q: &mut [M::Float],
 ) -> Result<usize> {
     let v = s.target.len();
-    model.fill_inv_q(s.seed, t, inv_q);
     let d = s.draft.unwrap_or(s.target);
     match s.sampler {
-        Sampler::Race => Ok(race_mul(s.target, inv_q, s.policy)?.winner.token),
+        Sampler::Race => {
+            let r = race_model(model, bounds, s.target, s.seed, Stream::Race, t, s.policy)?;
+            Ok(r.winner.token)
+        }
         Sampler::Recovered | Sampler::Rejection(_) => {
+            model.fill_inv_q(s.seed, t, inv_q);
             let draft_noise: &[M::Float] = match s.sampler {
                 Sampler::Rejection(Coupling::Shared) => inv_q,
                 _ => {
@@ -376,6 +380,7 @@ pub fn histogram<M: NoiseModel>(
 ) -> Result<Vec<u64>> {
     validate_setup(setup)?;
     let v = setup.target.len();
+    let bounds = InvQBounds::new(model);
     let total = setup.trials;
     let chunks = total.div_ceil(CHUNK);
     let done = AtomicU64::new(0);
@@ -388,7 +393,7 @@ pub fn histogram<M: NoiseModel>(
         let mut draft_q = vec![M::Float::ZERO; v];
         let end = ((c + 1) * CHUNK).min(total);
         for t in c * CHUNK..end {
-            counts[trial(model, setup, t, &mut inv_q, &mut draft_q)?] += 1;
+            counts[trial(model, &bounds, setup, t, &mut inv_q, &mut draft_q)?] += 1;
         }
         let now = done.fetch_add(end - c * CHUNK, Ordering::Relaxed) + end - c * CHUNK;
         if let Some(p) = control.progress {

@@ -86,7 +86,7 @@ pub use rejection::{Bonus, RejectionInputs, RejectionOutput, RequestTrace, rejec
 #[cfg(feature = "alloc")]
 pub use spec::SpecTensors;
 pub use spec::{PLACEHOLDER_DRAFT_ID, SpecBatch};
-pub use standings::{Contender, Form, RaceResult};
+pub use standings::{Contender, Form, RaceResult, Standings};
 
 /// The repository README's Rust example, compiled and run as a doc test.
 #[cfg(doctest)]

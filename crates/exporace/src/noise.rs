@@ -63,6 +63,35 @@ pub fn exp1<T: NoiseFloat>(seed: u64, stream: Stream, row: u64, token: u32) -> T
     T::from_f64(flipped_exp(uniform53(seed, stream, row, token)))
 }
 
+/// Words 0 and 1 of the Philox blocks of tokens `first..first + N` of a
+/// row, on lanes: lane `l` holds `words(seed, stream, row, first + l)[0]`
+/// and `[1]` (token ids wrap at 2^32). No recipe of the noise catalogue
+/// reads words 2 and 3.
+///
+/// ```
+/// use exporace::noise::{Stream, first_words_lanes, words};
+/// let [w0, w1] = first_words_lanes::<16>(7, Stream::Race, 3, 100);
+/// for l in 0..16 {
+///     let w = words(7, Stream::Race, 3, 100 + l as u32);
+///     assert_eq!((w0[l], w1[l]), (w[0], w[1]));
+/// }
+/// ```
+#[inline]
+pub fn first_words_lanes<const N: usize>(
+    seed: u64,
+    stream: Stream,
+    row: u64,
+    first: u32,
+) -> [[u32; N]; 2] {
+    crate::philox::first_words(
+        first,
+        row as u32,
+        stream as u32,
+        (row >> 32) as u32,
+        key(seed),
+    )
+}
+
 /// Tokens per lane step of the fills: Philox runs on this many lanes at once.
 pub(crate) const LANES: usize = 16;
 

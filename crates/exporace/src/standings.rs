@@ -65,16 +65,31 @@ impl<T: NoiseFloat> RaceResult<T> {
     }
 }
 
-/// Tracks the leader and the runner-up of a race as tokens arrive in index order.
+/// Tracks the leader and the runner-up of a race as tokens arrive in index
+/// order: the building block of every race, for races whose noise is made
+/// token by token.
+///
+/// ```
+/// use exporace::{Form, NanPolicy, Standings};
+/// let mut s = Standings::new(NanPolicy::FirstNanWins);
+/// for (i, (w, inv_q)) in [(0.5f32, 1.0f64), (0.25, 4.0), (0.25, 0.5)].into_iter().enumerate() {
+///     s.enter(Form::Mul, i, w, inv_q)?;
+/// }
+/// assert_eq!(s.bar(), Some(0.5)); // the runner-up's score
+/// let r = s.finish().unwrap();
+/// assert_eq!((r.winner.token, r.runner_up.unwrap().token), (1, 0));
+/// # Ok::<(), exporace::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Standings<T> {
+pub struct Standings<T> {
     policy: NanPolicy,
     best: Option<Contender<T>>,
     second: Option<Contender<T>>,
 }
 
 impl<T: NoiseFloat> Standings<T> {
-    pub(crate) fn new(policy: NanPolicy) -> Self {
+    /// No token yet, under NaN rule `policy`.
+    pub fn new(policy: NanPolicy) -> Self {
         Standings {
             policy,
             best: None,
@@ -84,7 +99,7 @@ impl<T: NoiseFloat> Standings<T> {
 
     /// Enters token `token` with `score`. Tokens must arrive in increasing order.
     #[inline(always)]
-    pub(crate) fn push(&mut self, token: usize, score: T) {
+    pub fn push(&mut self, token: usize, score: T) {
         let c = Contender { token, score };
         match self.best {
             None => self.best = Some(c),
@@ -102,7 +117,7 @@ impl<T: NoiseFloat> Standings<T> {
     /// Enters token `token` with the score of weight `w` against noise `n`
     /// in `form`; a NaN score under [`NanPolicy::Reject`] is an error.
     #[inline(always)]
-    pub(crate) fn enter(&mut self, form: Form, token: usize, w: f32, n: T) -> Result<()> {
+    pub fn enter(&mut self, form: Form, token: usize, w: f32, n: T) -> Result<()> {
         let s = form.score(w, n);
         if s.is_nan() && self.policy == NanPolicy::Reject {
             return Err(Error::NanScore {
@@ -120,7 +135,7 @@ impl<T: NoiseFloat> Standings<T> {
     /// change the standings: it beats neither the runner-up nor the leader,
     /// which is at least the runner-up whenever both are numbers.
     #[inline(always)]
-    pub(crate) fn bar(&self) -> Option<T> {
+    pub fn bar(&self) -> Option<T> {
         match (self.best, self.second) {
             (Some(b), Some(s)) if !b.score.is_nan() && !s.score.is_nan() => Some(s.score),
             _ => None,
@@ -143,7 +158,7 @@ impl<T: NoiseFloat> Standings<T> {
     /// as the canonical quiet NaN: the sign and payload of a NaN produced by
     /// `0 * inf` differ between x86 and wasm, and results must be the same bits
     /// everywhere.
-    pub(crate) fn finish(self) -> Option<RaceResult<T>> {
+    pub fn finish(self) -> Option<RaceResult<T>> {
         let canonical = |c: Contender<T>| Contender {
             token: c.token,
             score: if c.score.is_nan() { T::NAN } else { c.score },

@@ -33,6 +33,7 @@ macro_rules! recipe {
 mod catalogue;
 mod gumbel;
 mod ideal;
+mod race;
 mod torch_cpu;
 mod torch_cuda;
 
@@ -40,6 +41,7 @@ pub use catalogue::{CATALOGUE, CatalogueEntry, ModelVisitor, Recipe};
 
 pub use gumbel::{TritonClassic, TritonFlipped, U64Classic, U64Flipped};
 pub use ideal::Ideal;
+pub use race::{InvQBounds, race_model};
 pub use torch_cpu::TorchCpu;
 pub use torch_cuda::{FASTLOG_LEN, TorchCpuCompiled, TorchCuda, fastlog_table};
 
