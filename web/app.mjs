@@ -20,6 +20,9 @@ const DRAWN = { guide, weights, noise, theory, race, speculative };
 
 let generation = 0;
 
+/** A promise settled in a later task (the browser's scheduler.yield where there is one). */
+const nextTask = () => (globalThis.scheduler?.yield ? scheduler.yield() : new Promise((ok) => setTimeout(ok, 0)));
+
 /**
  * Redraws every view; a view that fails says so at the top and the others
  * still draw. Views whose work runs in a worker return a promise: the page
@@ -31,15 +34,20 @@ async function redraw(how) {
   const t0 = performance.now();
   const failed = [];
   const pending = [];
+  let main = 0;
   for (const [name, view] of Object.entries(DRAWN)) {
+    // Each view in a task of its own, so the page answers input between them; a later redraw takes over.
+    if (name !== "guide") await nextTask();
+    if (mine !== generation) return;
+    const t = performance.now();
     try {
       const drawn = view.render(how);
       if (drawn) pending.push(drawn.catch((e) => failed.push(`the ${name} view could not be drawn: ${e.message}`)));
     } catch (e) {
       failed.push(`the ${name} view could not be drawn: ${e.message}`);
     }
+    main += performance.now() - t;
   }
-  const main = performance.now() - t0;
   await Promise.all(pending);
   if (mine !== generation) return;
   $("view-error").textContent = failed.join("; ");

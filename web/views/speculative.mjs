@@ -71,7 +71,12 @@ function showSpecForm() {
   });
   html += `<p><label><input type="checkbox" id="spec-set-u"${hasU ? " checked" : ""}> Set the acceptance uniforms u by hand (else they are seeded)</label></p>`;
   $("spec-form").innerHTML = html;
+  if (refocus) $("spec-form").querySelector(refocus)?.focus();
+  refocus = null;
 }
+
+/** The control of the form that takes the focus once the form is rebuilt (the one that changed the batch). */
+let refocus = null;
 
 /** Takes `spec` when the core accepts it (its message is shown otherwise); true when taken. */
 function takeSpec(spec) {
@@ -125,8 +130,9 @@ function resizeRequest(b, add) {
     for (const f of perPosition) spec[f].splice(end - 1, 1);
   }
   for (let i = b; i < cu.length; i++) cu[i] += add ? 1 : -1;
-  if (!takeSpec(spec)) return;
-  $("spec-form").querySelector(`button[data-act="${add ? "add" : "remove"}"][data-b="${b}"]`)?.focus();
+  // The button keeps the focus in the form rebuilt for the new batch.
+  refocus = `button[data-act="${add ? "add" : "remove"}"][data-b="${b}"]`;
+  if (!takeSpec(spec)) refocus = null;
 }
 
 /** Turns hand-set uniforms on (starting from the seeded ones the step used) or off (seeded again). */
@@ -134,8 +140,8 @@ function toggleSpecUniforms(on) {
   const spec = structuredClone(state.spec);
   if (on) spec.uniform = lastUniform.slice();
   else delete spec.uniform;
-  if (!takeSpec(spec)) return;
-  $("spec-set-u").focus();
+  refocus = "#spec-set-u";
+  if (!takeSpec(spec)) refocus = null;
 }
 
 /** Takes the edited JSON batch when the core accepts it (its message is shown otherwise). */
