@@ -150,7 +150,7 @@ fn scan_group<T: NoiseFloat>(
             };
             let floor = hints[k].1;
             // `clean` and a key below `INF`: every value of the part is
-            // valid for this row (see `GroupLook`).
+            // valid for this row (see `group_span`).
             if clean && (key < INF || key == ZEROED) {
                 if out.halt.is_none() {
                     let floor = floor.unwrap_or_else(below_every_score);
