@@ -5,7 +5,7 @@
 //! (from L2 or L3 after the first), an order of reads that alone cost more
 //! than the kernel's arithmetic at recover's batch 64 (benches/log/2026-12-benchmarks.md).
 //! Here up to [`GROUP`] rows go through one lane pass
-//! together, each step loading [`LANES`] noise values once for all of them,
+//! together, each step loading `LANES` noise values once for all of them,
 //! and the noise row streams from memory once. Where the group pass does not
 //! find a span of tokens quiet for a row, that row's blocks go through its
 //! own [`block`](super::block::block) scan, so every row's result is [`scan`]'s,
