@@ -1,6 +1,8 @@
 //! Every step this build compiles against the generic steps and the scalar
-//! reference, bit for bit: the chosen instruction set's (`crate::arch`)
-//! and the generic folder's. A build for another instruction set runs the
+//! reference: the chosen instruction set's (`crate::arch`) and the generic
+//! folder's, bit for bit (Philox's uniforms, the noise transform, the span
+//! keys, the group pass, the exact scans' search), and the seeded filter
+//! against the scalar scores. A build for another instruction set runs the
 //! same tests on its own steps.
 
 use alloc::vec::Vec;
@@ -384,4 +386,74 @@ fn flipped_exp_lanes_equal_the_scalar_transform() {
             assert_eq!(e.to_bits(), flipped_exp(u[l + 1]).to_bits(), "odd N");
         }
     }
+}
+
+/// The chosen seeded filter against the scalar scores: every step it
+/// passes over holds only tokens whose score `w / E` (f64 noise) is below
+/// the bar, and `tops` holds each lane's largest weight bits over the
+/// steps it looked at, the one it stopped at included. Bars at a step's
+/// top score, just above and below it, `+0.0` and `+inf`.
+#[test]
+fn next_loud_passes_no_token_above_the_bar() {
+    use crate::kernel::seeded_steps::Steps;
+    use crate::noise::exp1;
+    use crate::stream::Stream;
+    let mut next = stream();
+    let mut passed = 0;
+    for case in 0..400 {
+        let n = 1 + next() as usize % 12;
+        let (seed, row) = (next(), next() >> (next() % 64));
+        let first = if case % 5 == 0 {
+            (u32::MAX - 40) as usize
+        } else {
+            (next() % 100_000) as usize * LANES
+        };
+        let weights: Vec<[f32; LANES]> = (0..n)
+            .map(|_| {
+                core::array::from_fn(|_| match next() % 16 {
+                    0 => 0.0,
+                    1 => f32::from_bits(1 + (next() % 1000) as u32),
+                    2 => 1e30,
+                    _ => (next() >> 40) as f32 * (1.0 / (1u64 << 24) as f32),
+                })
+            })
+            .collect();
+        let score = |s: usize, l: usize| {
+            let token = (first + s * LANES + l) as u32;
+            f64::from(weights[s][l]) / exp1::<f64>(seed, Stream::Race, row, token)
+        };
+        let top = score(next() as usize % n, next() as usize % LANES);
+        let bar = match case % 5 {
+            0 => top,
+            1 => top * (1.0 + 1e-6),
+            2 => top * (1.0 - 1e-6),
+            3 => 0.0,
+            _ => f64::INFINITY,
+        };
+        let from = next() as usize % n;
+        let steps = Steps {
+            weights: &weights,
+            seed,
+            stream: Stream::Race,
+            row,
+            first,
+        };
+        let mut tops = [0u32; LANES];
+        let loud = crate::arch::next_loud(steps, from, bar, &mut tops);
+        assert!(loud >= from && loud <= n, "case {case}: {loud}");
+        for s in from..loud {
+            for l in 0..LANES {
+                assert!(score(s, l) < bar, "case {case} step {s} lane {l}");
+            }
+            passed += 1;
+        }
+        let want: [u32; LANES] = core::array::from_fn(|l| {
+            (from..=loud.min(n - 1))
+                .map(|s| weights[s][l].to_bits())
+                .max()
+                .unwrap_or(0)
+        });
+        assert_eq!(tops, want, "case {case}: tops");
+    }
+    assert!(passed > 200, "only {passed} steps passed over");
 }

@@ -1,9 +1,10 @@
 //! Reads criterion's results of the `kernels` bench and writes them as JSON,
 //! every kernel figure a ratio against the probe and the scalar reference of
 //! its own group, with machine and version information. The `side_by_side`
-//! bench's groups go to `side_by_side`: each sampler's median and its ratio
-//! to the fused seeded f32 race of the same vocabulary. A run that measured
-//! only one of the two keeps the other's figures already in the file.
+//! and `end_to_end` benches' groups go to `side_by_side` and `end_to_end`:
+//! each function's median and its ratio to the fused seeded races of the
+//! same group. A section this run did not measure keeps the figures already
+//! in the file.
 //!
 //! Usage: `bench-report [CRITERION_DIR] [OUT_JSON]` (defaults
 //! `target/native/criterion` and `benches/results.json`).
@@ -103,30 +104,36 @@ fn target_ns(group: &str) -> Option<f64> {
     group.starts_with("exact/").then_some(50e6)
 }
 
-/// The `side-by-side/V{v}` groups: every function's median and its ratio to
-/// `seeded-f32` in the same group, printed and as JSON; `None` if the run
-/// has none.
-fn side_by_side(groups: &BTreeMap<String, BTreeMap<String, f64>>) -> Option<Vec<Value>> {
+/// The groups under `prefix` (`side-by-side/V{v}`, `end-to-end/...`):
+/// every function's median and its ratio to `seeded-f32` and `seeded-f64`
+/// of the same group, printed and as JSON; `None` if the run has none.
+fn ratio_rows(
+    groups: &BTreeMap<String, BTreeMap<String, f64>>,
+    prefix: &str,
+) -> Option<Vec<Value>> {
     let mut rows = Vec::new();
-    for (group, f) in groups {
-        let Some(v) = group.strip_prefix("side-by-side/V") else {
-            continue;
-        };
-        let base = f.get("seeded-f32").copied();
+    for (group, f) in groups.iter().filter(|(g, _)| g.starts_with(prefix)) {
+        let (f32_base, f64_base) = (f.get("seeded-f32").copied(), f.get("seeded-f64").copied());
         let mut functions = serde_json::Map::new();
         for (function, &ns) in f {
-            let ratio = base.map(|b| ns / b);
+            let (r32, r64) = (f32_base.map(|b| ns / b), f64_base.map(|b| ns / b));
             println!(
-                "{group:<24} {function:>22} {:>12.1} us {:>10}",
+                "{group:<32} {function:>26} {:>12.1} us {:>10} {:>10}",
                 ns / 1e3,
-                ratio.map_or("-".into(), |r| format!("{r:.2}x")),
+                r32.map_or("-".into(), |r| format!("{r:.2}x")),
+                r64.map_or("-".into(), |r| format!("{r:.2}x")),
             );
             functions.insert(
                 function.clone(),
-                json!({ "median_ns": ns, "ratio_to_seeded_f32": ratio }),
+                json!({ "median_ns": ns, "ratio_to_seeded_f32": r32, "ratio_to_seeded_f64": r64 }),
             );
         }
-        rows.push(json!({ "case": group, "vocab": v.parse::<u64>().ok(), "functions": functions }));
+        let vocab = group
+            .rsplit('/')
+            .next()
+            .and_then(|v| v.strip_prefix('V'))
+            .and_then(|v| v.parse::<u64>().ok());
+        rows.push(json!({ "case": group, "vocab": vocab, "functions": functions }));
     }
     (!rows.is_empty()).then_some(rows)
 }
@@ -248,7 +255,25 @@ fn main() {
             }));
         }
     }
-    let pairs = side_by_side(&groups);
+    let sections = [
+        (
+            "side_by_side",
+            ratio_rows(&groups, "side-by-side/"),
+            "one thread; one sample per iteration from a fresh V-token weight vector (exp(-40 u), u uniform); \
+             weighted-index = rand's WeightedIndex built then sampled once; weighted-index-reuse = a WeightedIndex built once, sampled; \
+             exp1-race = argmax w / E over rand_distr::Exp1 (f64); exprace-f32/f64 = exporace::distr::ExpRace; \
+             the generator of all four is StdRng (ChaCha12); seeded-f32/f64 = exporace::race_seeded (Philox in lanes, a log only for candidates); \
+             ratio_to_seeded_f32/f64 = median / that function's median in the same group",
+        ),
+        (
+            "end_to_end",
+            ratio_rows(&groups, "end-to-end/"),
+            "one thread; many-tail: one head at weight 1 and 262144 tails at f32(e^-20.5); \
+             trial-<model> = one Monte Carlo trial as exporace experiment many-tail runs it (exporace_study::models::race_model, a new row each iteration); \
+             seeded-f32/f64 = exporace::race_seeded over the same weights, the kernel floor; \
+             ratio_to_seeded_f32/f64 = median / that floor's median in the same group",
+        ),
+    ];
     let report = json!({
         "machine": machine(),
         "rustc": run("rustc", &["--version"]),
@@ -273,30 +298,29 @@ fn main() {
     let previous: Option<Value> = std::fs::read_to_string(&out)
         .ok()
         .and_then(|t| serde_json::from_str(&t).ok());
-    let kept_pairs = previous
-        .as_ref()
-        .and_then(|v| v.get("side_by_side").cloned());
+    let kept: Vec<Option<Value>> = sections
+        .iter()
+        .map(|(key, _, _)| previous.as_ref().and_then(|v| v.get(*key).cloned()))
+        .collect();
     let mut report = match previous {
         Some(old) if cases.is_empty() => old,
         _ => report,
     };
-    let pairs = match pairs {
-        Some(rows) => Some(json!({
-            "machine": machine(),
-            "date": date,
-            "rustflags": std::env::var("RUSTFLAGS").unwrap_or_default(),
-            "crates": { "rand": "0.10.4", "rand_distr": "0.6.0" },
-            "notes": "one thread; one sample per iteration from a fresh V-token weight vector (exp(-40 u), u uniform); \
-                      weighted-index = rand's WeightedIndex built then sampled once; weighted-index-reuse = a WeightedIndex built once, sampled; \
-                      exp1-race = argmax w / E over rand_distr::Exp1 (f64); exprace-f32/f64 = exporace::distr::ExpRace; \
-                      the generator of all four is StdRng (ChaCha12); seeded-f32/f64 = exporace::race_seeded (Philox in lanes, a log only for candidates); \
-                      ratio_to_seeded_f32 = median / seeded-f32's median in the same group",
-            "cases": rows,
-        })),
-        None => kept_pairs,
-    };
-    if let Some(p) = pairs {
-        report["side_by_side"] = p;
+    for ((key, rows, notes), kept) in sections.into_iter().zip(kept) {
+        let section = match rows {
+            Some(rows) => Some(json!({
+                "machine": machine(),
+                "date": date,
+                "rustflags": std::env::var("RUSTFLAGS").unwrap_or_default(),
+                "crates": { "rand": "0.10.4", "rand_distr": "0.6.0" },
+                "notes": notes,
+                "cases": rows,
+            })),
+            None => kept,
+        };
+        if let Some(p) = section {
+            report[key] = p;
+        }
     }
     let text = serde_json::to_string_pretty(&report).unwrap_or_default();
     if let Some(dir) = out.parent() {

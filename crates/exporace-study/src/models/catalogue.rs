@@ -1,10 +1,11 @@
 //! The catalogue: names, recipes and precisions, and the one place that turns
 //! a name into a model type.
 
-use super::{
-    Ideal, NoiseModel, TorchCpu, TorchCpuCompiled, TorchCuda, TritonClassic, TritonFlipped,
-    U64Classic, U64Flipped,
-};
+use super::gumbel::{TritonClassic, TritonFlipped, U64Classic, U64Flipped};
+use super::ideal::Ideal;
+use super::model::NoiseModel;
+use super::torch_cpu::TorchCpu;
+use super::torch_cuda::{TorchCpuCompiled, TorchCuda};
 use exporace::Precision;
 use exporace::{Error, Result};
 

@@ -2,7 +2,8 @@
 //! `G = -ln(-ln_1p(-u))` (flipped), computed in the noise type with the GPU's
 //! log functions ([`crate::libdevice`]), as Triton inlines them.
 
-use super::{Branch, Draw, ModelFacts, NoiseKind, NoiseModel, lattice};
+use super::lattice;
+use super::model::{Branch, Draw, ModelFacts, NoiseKind, NoiseModel};
 use crate::libdevice;
 use exporace::philox::{TRITON_RAND_SCALE, triton_scale};
 use exporace::{NoiseFloat, Precision};
@@ -252,7 +253,7 @@ fn u64_uniform<T: NoiseFloat>(raw: u64) -> T {
         Precision::F32 => T::from_f32(raw as f32),
         Precision::F64 => T::from_f64(raw as f64),
     };
-    u * T::from_f64(super::pow2(-64))
+    u * T::from_f64(super::lattice::pow2(-64))
 }
 
 recipe! {

@@ -1,6 +1,7 @@
 //! The reference recipe.
 
-use super::{Branch, Draw, ModelFacts, NoiseKind, NoiseModel, lattice};
+use super::lattice;
+use super::model::{Branch, Draw, ModelFacts, NoiseKind, NoiseModel};
 use exporace::NoiseFloat;
 
 recipe! {
@@ -47,7 +48,7 @@ impl<T: NoiseFloat> NoiseModel for Ideal<T> {
     }
 
     fn transform(&self, raw: u64) -> Draw<T> {
-        let u = raw as f64 * super::pow2(-53);
+        let u = raw as f64 * super::lattice::pow2(-53);
         let e = T::from_f64(exporace::noise::flipped_exp(u));
         Draw {
             raw,

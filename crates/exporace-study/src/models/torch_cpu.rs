@@ -1,6 +1,7 @@
 //! torch CPU eager `exponential_`.
 
-use super::{Branch, Draw, ModelFacts, NoiseKind, NoiseModel, lattice};
+use super::lattice;
+use super::model::{Branch, Draw, ModelFacts, NoiseKind, NoiseModel};
 use crate::torch_replay::exponential_of_lattice;
 use exporace::NoiseFloat;
 

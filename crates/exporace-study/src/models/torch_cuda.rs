@@ -3,7 +3,8 @@
 use alloc::boxed::Box;
 use alloc::vec::Vec;
 
-use super::{Branch, Draw, ModelFacts, NoiseKind, NoiseModel, lattice, pow2};
+use super::lattice::{self, pow2};
+use super::model::{Branch, Draw, ModelFacts, NoiseKind, NoiseModel};
 use exporace::philox::triton_scale;
 
 /// Entries in torch CUDA's fast-log table: E_k for k = 1 .. 2^20.

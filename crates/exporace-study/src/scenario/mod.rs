@@ -17,6 +17,7 @@
 mod forensic_ops;
 mod input;
 mod materialize;
+mod model_spec;
 mod number;
 mod output;
 mod study_ops;
@@ -30,12 +31,13 @@ use serde_json::{Map, Value};
 
 pub use forensic_ops::{
     Address, AnyContender, AnyRace, CompareBody, CompareOut, DEAD_TOKENS_LISTED, DeadZoneBody,
-    DeadZoneOut, DifferingOut, DrawOut, ForensicResult, MAX_NOISE_DRAWS, ModelSpec, NoiseBody,
-    NoiseOut, OverflowBody, OverflowEntryOut, OverflowOut, PolicyPick,
+    DeadZoneOut, DifferingOut, DrawOut, ForensicResult, MAX_NOISE_DRAWS, NoiseBody, NoiseOut,
+    OverflowBody, OverflowEntryOut, OverflowOut, PolicyPick,
 };
 pub use input::{FORMAT_VERSION, Header, Matrix, Op, RaceBody, RecoverBody, RejectionExtras};
 use materialize::Seeder;
 pub use materialize::{MAX_SEEDED_VALUES, RaceInputs, SpecInputs};
+pub use model_spec::ModelSpec;
 pub use number::{AnyFloat, Num, SeedIn};
 pub use output::{
     ContenderOut, ForensicOutcome, Outcome, PositionOut, RaceOut, RejectionOut, Report, RequestOut,

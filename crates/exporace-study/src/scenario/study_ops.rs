@@ -6,7 +6,7 @@ use alloc::vec::Vec;
 
 use serde::{Deserialize, Serialize};
 
-use super::forensic_ops::ModelSpec;
+use super::model_spec::ModelSpec;
 use super::number::Num;
 use crate::models::{ModelFacts, ModelVisitor, NoiseModel};
 use crate::win_probability::{ExactOptions, Group, WinProbabilities, WinProbabilityVisitor};

@@ -7,7 +7,15 @@
 //!
 //! A key is the bits of a row's largest f32 score as an unsigned integer
 //! (f64 noise: of [`upper`]'s bound), so [`INF`] and above where a score is
-//! NaN, `+inf` or has its sign bit set. With f32 noise the scores are the
+//! NaN, `+inf` or has its sign bit set. A zeroed row's key is its target
+//! probabilities' (the zeroed token's own weight counted); `shared` leaves
+//! the zeroed token's span out of the hint. The chunk is clean when the
+//! largest input bits kept are below `WEIGHT_LIMIT`: with residual rows
+//! every weight input of every row is then valid, and a key below [`INF`]
+//! also means valid noise; with plain or zeroed rows every noise value is
+//! valid, and a key below [`INF`] also means valid weights. Either way, a
+//! clean chunk and a key below [`INF`] make the span's values valid for
+//! that row. With f32 noise the scores are the
 //! race's own; with f64 noise they are bounds computed in f32 ([`upper`],
 //! [`lower_bar`], [`score_floor`]), half the work per token of f64 lanes.
 

@@ -376,7 +376,7 @@ fn run<T: NoiseFloat, B: Bits, const MUL: bool>(
 /// inputs (unsigned), of the noise with its sign bit flipped and of the
 /// scores with the sign cleared (both signed). Every value check is then one
 /// compare per block: a weight input is valid exactly when its bits are
-/// below [`WEIGHT_LIMIT`], and noise is at least `-0.0` or a positive NaN
+/// below `WEIGHT_LIMIT`, and noise is at least `-0.0` or a positive NaN
 /// when its bits are at most the sign bit, that is when the flipped bits are
 /// at most 0 as a signed integer (`-0.0` flips to 0, other values with the
 /// sign bit set to positive integers, the rest to negative ones). For

@@ -15,7 +15,6 @@
 //! almost every block after the first few is skipped at memory speed. The
 //! same pass also checks that every value is valid, so callers can defer
 //! their value checks to the rare row where something looked wrong.
-
 //!
 //! The files here are the drivers, written once; the steps that differ by
 //! instruction set are `crate::arch`'s, which chooses them.

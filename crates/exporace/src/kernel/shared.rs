@@ -5,7 +5,7 @@
 //! (from L2 or L3 after the first), an order of reads that alone cost more
 //! than the kernel's arithmetic at recover's batch 64 (benches/log/2026-12-benchmarks.md).
 //! Here up to [`GROUP`] rows go through one lane pass
-//! together, each step loading [`LANES`] noise values once for all of them,
+//! together, each step loading `LANES` noise values once for all of them,
 //! and the noise row streams from memory once. Where the group pass does not
 //! find a span of tokens quiet for a row, that row's blocks go through its
 //! own [`block`](super::block::block) scan, so every row's result is [`scan`]'s,
@@ -150,7 +150,7 @@ fn scan_group<T: NoiseFloat>(
             };
             let floor = hints[k].1;
             // `clean` and a key below `INF`: every value of the part is
-            // valid for this row (see `GroupLook`).
+            // valid for this row (see `group_span`).
             if clean && (key < INF || key == ZEROED) {
                 if out.halt.is_none() {
                     let floor = floor.unwrap_or_else(below_every_score);

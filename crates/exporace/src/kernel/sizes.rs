@@ -10,17 +10,15 @@ pub(crate) const LANES: usize = 16;
 pub(crate) const BLOCK: usize = 512;
 
 /// Tokens per span: the group pass and the span keys take one key per span
-/// and row (two blocks). A pass has a fixed cost (the bars, four verdicts):
-/// over 512 tokens it measured slower in cache than over 1024, and over
-/// 2048 no faster.
+/// and row (two blocks), so that a pass's fixed cost (the bars, four
+/// verdicts) is spread over many tokens.
 pub(crate) const SPAN: usize = 2 * BLOCK;
 
 /// Rows scanned together by the group pass.
 pub(crate) const GROUP: usize = 4;
 
 /// Tokens per chunk of the fused seeded race on a pool of two or more
-/// threads ([`split_fine`]): about 5 microseconds of work natively. Its
-/// chunks share their bar (`seeded::SharedBar`), so a chunk does not
+/// threads (`split::split_fine`). Its chunks share their bar (`seeded::SharedBar`), so a chunk does not
 /// restart from an empty bar, and many small chunks cost about what one
 /// chunk per thread does.
 pub(crate) const SEEDED_CHUNK: usize = 1 << 11;

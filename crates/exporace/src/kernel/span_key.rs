@@ -7,8 +7,8 @@ use crate::arch::{div_keys, generic::span_keys::span_keys};
 use crate::float::NoiseFloat;
 use crate::standings::Form;
 
-/// The largest key of one row's scores over a span (as `GroupLook::keys`
-/// in `shared`: the raw bits of the largest f32 score in unsigned order, so
+/// The largest key of one row's scores over a span (as the group pass's
+/// keys, `group_span`: the raw bits of the largest f32 score in unsigned order, so
 /// `+inf`, NaN and sign bits give keys from `+inf`'s bits up), and whether
 /// its inputs are valid: every weight input finite and from `+0.0` up, and
 /// for plain `w * q` (signed keys, see [`span_keys`]) every noise value

@@ -68,13 +68,15 @@ pub(crate) fn top_words16(first: u32, c1: u32, c2: u32, c3: u32, key: [u32; 2]) 
     out
 }
 
-/// The 53-bit uniform of a block's first two words, as [`uniform53`], with
+/// The 53-bit uniform of a block's first two words, as `uniform53`, with
 /// no integer conversion: x86-64 has no vector one from 64-bit integers
 /// before AVX-512DQ, and with AVX2 LLVM converted lane by lane through
 /// scalar registers. The low 52 bits are the fraction of a number in
 /// `[1, 2)`, less 1 (exact: `k 2^-52`); bit 52 adds 1.0 (exact: the sum is
 /// on the same grid, below 2); halving is exact. So the value is
 /// `bits 2^-53`, the rounding-free product of [`uniform53`].
+///
+/// [`uniform53`]: crate::noise::uniform53
 #[inline(always)]
 pub(crate) fn unit53(w0: u32, w1: u32) -> f64 {
     const ONE: u64 = 0x3ff0_0000_0000_0000;

@@ -90,7 +90,7 @@ pub(crate) fn next_loud_with(
 
 /// [`next_loud`] with a bound on 32-bit words: a step is quiet when
 /// each lane's Philox word 0 (`w0`, `top_words16`) is above
-/// `(w * scale) as u32`, with `scale` from [`word_scale`]. One f32
+/// `(w * scale) as u32`, with `scale` from `seeded_steps::word_scale`. One f32
 /// multiply, one saturating conversion and one unsigned compare a token,
 /// where [`next_loud`] draws f64 uniforms.
 ///

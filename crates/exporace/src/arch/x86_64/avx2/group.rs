@@ -65,7 +65,7 @@ impl GroupLanes for Lanes {
         count
     }
 
-    #[inline]
+    #[inline(always)]
     unsafe fn step<const WIDE: bool, const NOISE_CHECK: bool, const MASKED: bool>(
         maxima: &mut ([__m256i; GROUP], __m256i),
         p: [*const f32; GROUP],

@@ -55,7 +55,7 @@ impl GroupLanes for Lanes {
         ((1u32 << count) - 1) as __mmask16
     }
 
-    #[inline]
+    #[inline(always)]
     unsafe fn step<const WIDE: bool, const NOISE_CHECK: bool, const MASKED: bool>(
         maxima: &mut ([__m512i; GROUP], __m512i),
         p: [*const f32; GROUP],
