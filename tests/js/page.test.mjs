@@ -1381,8 +1381,9 @@ test("long tasks: the main thread's longest block in each main interaction, meas
   const report = Object.entries(figures).map(([k, v]) => `${k}: ${Math.round(v)} ms`).join("; ");
   t.diagnostic(`longest main-thread task per interaction (0: none over 50 ms): ${report}`);
   console.log(`long tasks: ${report}`);
-  // The views recompute on the main thread, so the 50 ms target is not met
-  // at 262145 tokens; the figures are reported, not asserted.
+  // The first load (the package's start and the 262145-bar weights chart)
+  // passes 50 ms, and that chart, redrawn after a drag, at times does too:
+  // the figures are reported, not asserted.
   assert.ok(Number.isFinite(worst), report);
   assert.deepEqual(errors, []);
   await page.close();
