@@ -1,7 +1,8 @@
 // The page's module workers. Each is handed the page's compiled wasm module
 // first, so none fetches or compiles it again. The theory worker (exact
 // probabilities) keeps, for each kind of request, only its latest answer;
-// the race worker answers whole-vocabulary scenarios (compare, dead zones).
+// the race worker (a whole vocabulary's compare and dead zones, single
+// tokens' races) is sent only the latest request of each kind.
 import { loaded } from "./core.mjs";
 
 /** A module worker (`path` beside this file) given the compiled wasm module. */
