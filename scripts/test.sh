@@ -46,6 +46,9 @@ if [[ " $flags " == *" avx512f "* && " $flags " == *" avx2 "* ]]; then
   v3 cargo test -p exporace --lib
 fi
 
+step "the library crates package for crates.io (metadata, READMEs, versioned dependencies)"
+cargo package --no-verify --allow-dirty -p exporace -p exporace-study -p exporace-io -p exporace-viz -p exporace-cli
+
 step "no_std builds (wasm32v1-none, alloc only)"
 cargo build -p exporace --no-default-features --features alloc --target wasm32v1-none
 cargo build -p exporace-study --no-default-features --target wasm32v1-none
