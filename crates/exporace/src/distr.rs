@@ -103,11 +103,23 @@ impl<'a, T: NoiseFloat> ExpRace<'a, T> {
     }
 
     /// The score form.
+    ///
+    /// ```
+    /// use exporace::{Form, distr::ExpRace};
+    /// assert_eq!(ExpRace::<f32>::new(&[1.0])?.form(), Form::Mul);
+    /// # Ok::<(), exporace::Error>(())
+    /// ```
     pub fn form(&self) -> Form {
         self.form
     }
 
     /// The NaN rule.
+    ///
+    /// ```
+    /// use exporace::{NanPolicy, distr::ExpRace};
+    /// assert_eq!(ExpRace::<f32>::new(&[1.0])?.nan_policy(), NanPolicy::FirstNanWins);
+    /// # Ok::<(), exporace::Error>(())
+    /// ```
     pub fn nan_policy(&self) -> NanPolicy {
         self.policy
     }
@@ -188,6 +200,12 @@ pub struct NoiseRng {
 
 impl NoiseRng {
     /// The generator at token 0 of (seed, stream, row).
+    ///
+    /// ```
+    /// use exporace::distr::NoiseRng;
+    /// use exporace::noise::Stream;
+    /// assert_eq!(NoiseRng::new(7, Stream::Race, 3), NoiseRng::at_token(7, Stream::Race, 3, 0));
+    /// ```
     pub fn new(seed: u64, stream: Stream, row: u64) -> Self {
         Self::at_token(seed, stream, row, 0)
     }

@@ -17,6 +17,14 @@ use crate::philox::{key, philox4x32_10};
 pub use crate::stream::Stream;
 
 /// The four Philox words at address (seed, stream, row, token).
+///
+/// For [`Stream::Race`] this is Triton's `tl.randint4x(seed, row << 32 | token)`
+/// (the block below was read from Triton 3.6 on a GPU, offset `2^32 + 687599492`):
+///
+/// ```
+/// use exporace::noise::{Stream, words};
+/// assert_eq!(words(12345, Stream::Race, 1, 687_599_492), [3809239832, 1, 138231573, 391547920]);
+/// ```
 #[inline(always)]
 pub fn words(seed: u64, stream: Stream, row: u64, token: u32) -> [u32; 4] {
     philox4x32_10(
@@ -26,6 +34,16 @@ pub fn words(seed: u64, stream: Stream, row: u64, token: u32) -> [u32; 4] {
 }
 
 /// A uniform on the 53-bit grid `k * 2^-53`, `k` in [0, 2^53).
+///
+/// The top 53 bits of `w0 << 32 | w1`: for seed 12345, row 0, token 0 the
+/// words are `3522838145, 796912209` (Triton's `tl.randint4x(12345, 0)`), so
+/// `k = (3522838145 << 32 | 796912209) >> 11`.
+///
+/// ```
+/// use exporace::noise::{Stream, uniform53};
+/// let u = uniform53(12345, Stream::Race, 0, 0);
+/// assert_eq!(u * 2f64.powi(53), 7387927061852157.0);
+/// ```
 #[inline(always)]
 pub fn uniform53(seed: u64, stream: Stream, row: u64, token: u32) -> f64 {
     let [w0, w1, _, _] = words(seed, stream, row, token);
@@ -34,6 +52,13 @@ pub fn uniform53(seed: u64, stream: Stream, row: u64, token: u32) -> f64 {
 }
 
 /// The flipped transform `E = -ln_1p(-u)` in f64 (the crate's one `ln_1p`).
+///
+/// ```
+/// use exporace::noise::flipped_exp;
+/// assert_eq!(flipped_exp(0.0), 0.0);
+/// assert_eq!(flipped_exp(1.0), f64::INFINITY);
+/// assert_eq!(flipped_exp(0.5), core::f64::consts::LN_2); // -ln(1/2)
+/// ```
 #[inline(always)]
 pub fn flipped_exp(u: f64) -> f64 {
     -NoiseFloat::ln_1p(-u)
@@ -58,6 +83,13 @@ pub fn flipped_exp_lanes<const N: usize>(u: &[f64; N]) -> [f64; N] {
 }
 
 /// Exp(1) by the flipped transform `-ln_1p(-u)` in f64, rounded to `T`.
+///
+/// ```
+/// use exporace::noise::{Stream, exp1, flipped_exp, uniform53};
+/// let e = flipped_exp(uniform53(9, Stream::Race, 2, 5));
+/// assert_eq!(exp1::<f64>(9, Stream::Race, 2, 5), e);
+/// assert_eq!(exp1::<f32>(9, Stream::Race, 2, 5), e as f32); // rounded once
+/// ```
 #[inline(always)]
 pub fn exp1<T: NoiseFloat>(seed: u64, stream: Stream, row: u64, token: u32) -> T {
     T::from_f64(flipped_exp(uniform53(seed, stream, row, token)))
@@ -195,12 +227,30 @@ fn fill_from<T: NoiseFloat>(
 }
 
 /// Fills `q` with Exp(1) noise for tokens `0..q.len()` of one row.
+///
+/// ```
+/// use exporace::noise::{Stream, exp1, fill_q};
+/// let mut q = [0f32; 21];
+/// fill_q(9, Stream::Race, 2, &mut q);
+/// for (t, e) in q.iter().enumerate() {
+///     assert_eq!(e.to_bits(), exp1::<f32>(9, Stream::Race, 2, t as u32).to_bits());
+/// }
+/// ```
 pub fn fill_q<T: NoiseFloat>(seed: u64, stream: Stream, row: u64, q: &mut [T]) {
     fill(seed, stream, row, q, |e| e);
 }
 
 /// Fills `inv_q` with `1 / E` in `T`, the form engines store (`q` drawn, then
 /// inverted in the same dtype).
+///
+/// ```
+/// use exporace::noise::{Stream, exp1, fill_inv_q};
+/// let mut inv_q = [0f64; 21];
+/// fill_inv_q(9, Stream::Race, 2, &mut inv_q);
+/// for (t, v) in inv_q.iter().enumerate() {
+///     assert_eq!(v.to_bits(), (1.0 / exp1::<f64>(9, Stream::Race, 2, t as u32)).to_bits());
+/// }
+/// ```
 pub fn fill_inv_q<T: NoiseFloat>(seed: u64, stream: Stream, row: u64, inv_q: &mut [T]) {
     fill(seed, stream, row, inv_q, |e| T::ONE / e);
 }

@@ -13,6 +13,8 @@ use alloc::vec::Vec;
 use crate::error::ValueProblem;
 
 /// Why logits or a temperature were refused.
+///
+/// No example: the refusals of [`from_logits`], one variant each.
 #[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum WeightsError {
