@@ -34,6 +34,8 @@ use exporace::{recover_tokens, validate};
 pub const CHUNK: u64 = 1024;
 
 /// Where the draft token's noise comes from in a rejection-sampling trial.
+///
+/// No example: a choice between two noise sources, read by [`Sampler::Rejection`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Coupling {
     /// Independent noise ([`Stream::Draft`], row = trial), as vLLM after
@@ -45,6 +47,8 @@ pub enum Coupling {
 }
 
 /// What one trial samples.
+///
+/// No example: a choice of what a trial samples; [`expected`] shows it in use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Sampler {
     /// One race over the target weights.
@@ -57,6 +61,8 @@ pub enum Sampler {
 }
 
 /// One experiment.
+///
+/// No example: a plain record of an experiment's inputs; [`run`] shows one filled in.
 #[derive(Clone, Copy, Debug)]
 pub struct Setup<'a> {
     /// Target weights `p` (the race's weights for [`Sampler::Race`]).
@@ -75,6 +81,8 @@ pub struct Setup<'a> {
 }
 
 /// Progress reporting and cancellation.
+///
+/// No example: two optional hooks, both `None` in `Control::default()`; [`histogram`] shows it in use.
 #[derive(Clone, Copy, Default)]
 pub struct Control<'a> {
     /// Called after each chunk with the fraction of trials done (possibly
@@ -95,6 +103,8 @@ impl core::fmt::Debug for Control<'_> {
 }
 
 /// One category of the comparison: a run of tokens.
+///
+/// No example: a plain record of one category's numbers; [`Fit::category_of`] shows one.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "scenario", derive(serde::Serialize))]
 pub struct Category {
@@ -112,6 +122,8 @@ pub struct Category {
 }
 
 /// A histogram measured against an expectation.
+///
+/// No example: a plain record of statistics; [`fit`] shows how they come out.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "scenario", derive(serde::Serialize))]
 pub struct Fit {
@@ -136,11 +148,27 @@ pub struct Fit {
 
 impl Fit {
     /// The two-sided p-value of a category's z score.
+    ///
+    /// ```
+    /// use exporace_study::experiment::Fit;
+    /// assert_eq!(Fit::z_p_value(0.0), 1.0);
+    /// // 1.959963984540054 is the standard normal's 97.5% quantile.
+    /// assert!((Fit::z_p_value(-1.959963984540054) - 0.05).abs() < 1e-9);
+    /// ```
     pub fn z_p_value(z: f64) -> f64 {
         2.0 * Normal::standard().sf(z.abs())
     }
 
     /// The category holding `token`.
+    ///
+    /// ```
+    /// use exporace_study::experiment::fit;
+    /// let f = fit(&[3, 1, 0, 0], &[0.5, 0.25, 0.125, 0.125], &[1, 1, 2])?;
+    /// let c = f.category_of(3).unwrap();
+    /// assert_eq!((c.first, c.tokens, c.observed, c.expected), (2, 2, 0, 0.25));
+    /// assert!(f.category_of(4).is_none());
+    /// # Ok::<(), exporace::Error>(())
+    /// ```
     pub fn category_of(&self, token: usize) -> Option<&Category> {
         self.categories
             .iter()
@@ -149,6 +177,8 @@ impl Fit {
 }
 
 /// The outcome of an experiment.
+///
+/// No example: a plain record of an experiment's outcome; [`run`] shows one.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "scenario", derive(serde::Serialize))]
 pub struct Report {
@@ -221,6 +251,18 @@ fn runs<K: PartialEq>(keys: impl Iterator<Item = K>) -> Vec<usize> {
 
 /// Exact per-token win probabilities of `weights` under `model` (each run of
 /// equal weights is one group; its tokens get equal shares).
+///
+/// Under the ideal race a token wins with probability `w / sum(w)`:
+///
+/// ```
+/// use exporace_study::experiment::exact_per_token;
+/// use exporace_study::{models::Ideal, win_probability::ExactOptions};
+/// let p = exact_per_token(&Ideal::<f64>::new(), &[0.5, 0.25, 0.25], &ExactOptions::default())?;
+/// for (p, want) in p.iter().zip([0.5, 0.25, 0.25]) {
+///     assert!((p - want).abs() < 1e-12);
+/// }
+/// # Ok::<(), exporace::Error>(())
+/// ```
 pub fn exact_per_token<M: NoiseModel>(
     model: &M,
     weights: &[f32],
@@ -252,6 +294,19 @@ pub fn exact_per_token<M: NoiseModel>(
 /// The exact per-token distribution of what `setup` samples under `model`.
 /// For [`Coupling::Shared`] it is the normalised target: the coupled sampler
 /// has no closed form, and the target is what it should give.
+///
+/// A recovered token races over the residual `max(p - d, 0)`, here `[0.25, 0]`:
+///
+/// ```
+/// use exporace::NanPolicy;
+/// use exporace_study::experiment::{Sampler, Setup, expected};
+/// use exporace_study::{models::Ideal, win_probability::ExactOptions};
+/// let setup = Setup { target: &[0.5, 0.5], draft: Some(&[0.25, 0.75]), sampler: Sampler::Recovered,
+///     trials: 0, seed: 1, policy: NanPolicy::FirstNanWins };
+/// let p = expected(&Ideal::<f64>::new(), &setup, &ExactOptions::default())?;
+/// assert!((p[0] - 1.0).abs() < 1e-12 && p[1] < 1e-12);
+/// # Ok::<(), exporace::Error>(())
+/// ```
 pub fn expected<M: NoiseModel>(
     model: &M,
     setup: &Setup<'_>,
@@ -373,6 +428,18 @@ fn trial<M: NoiseModel>(
 }
 
 /// Counts what `setup` samples over its trials under `model`.
+///
+/// A token of weight 0 never wins:
+///
+/// ```
+/// use exporace::NanPolicy;
+/// use exporace_study::experiment::{Control, Sampler, Setup, histogram};
+/// use exporace_study::models::Ideal;
+/// let setup = Setup { target: &[0.0, 1.0], draft: None, sampler: Sampler::Race,
+///     trials: 100, seed: 1, policy: NanPolicy::FirstNanWins };
+/// assert_eq!(histogram(&Ideal::<f32>::new(), &setup, &Control::default())?, [0, 100]);
+/// # Ok::<(), exporace::Error>(())
+/// ```
 pub fn histogram<M: NoiseModel>(
     model: &M,
     setup: &Setup<'_>,
@@ -426,6 +493,16 @@ pub fn histogram<M: NoiseModel>(
 
 /// Measures per-token `counts` against per-token probabilities `expected`,
 /// pooling each run of tokens given by `sizes` into one category.
+///
+/// 60 and 40 of 100 against one half each: `z = 10 / sqrt(25) = 2` and
+/// `chi^2 = 2 * 10^2 / 50 = 4`.
+///
+/// ```
+/// use exporace_study::experiment::fit;
+/// let f = fit(&[60, 40], &[0.5, 0.5], &[1, 1])?;
+/// assert_eq!((f.chi_square, f.df, f.categories[0].z, f.max_abs_z), (4.0, 1, 2.0, 2.0));
+/// # Ok::<(), exporace::Error>(())
+/// ```
 pub fn fit(counts: &[u64], expected: &[f64], sizes: &[usize]) -> Result<Fit> {
     validate::len("expected (must match counts)", counts.len(), expected.len())?;
     let covered: usize = sizes.iter().sum();
@@ -487,6 +564,20 @@ pub fn fit(counts: &[u64], expected: &[f64], sizes: &[usize]) -> Result<Fit> {
 
 /// Runs `setup` under `model` and measures it against the exact expectation.
 /// Categories are runs of tokens with equal (target, draft) weights.
+///
+/// ```
+/// use exporace::NanPolicy;
+/// use exporace_study::experiment::{Control, Sampler, Setup, run};
+/// use exporace_study::{models::Ideal, win_probability::ExactOptions};
+/// let setup = Setup { target: &[0.75, 0.25, 0.25], draft: None, sampler: Sampler::Race,
+///     trials: 2048, seed: 1, policy: NanPolicy::FirstNanWins };
+/// let r = run(&Ideal::<f64>::new(), &setup, &ExactOptions::default(), &Control::default())?;
+/// assert_eq!((r.fit.trials, r.counts.iter().sum::<u64>()), (2048, 2048));
+/// // Tokens 1 and 2 share a weight, so they are one category.
+/// assert_eq!(r.fit.categories.len(), 2);
+/// assert!((r.fit.categories[1].expected - 0.4).abs() < 1e-12); // 0.5 / 1.25
+/// # Ok::<(), exporace::Error>(())
+/// ```
 pub fn run<M: NoiseModel>(
     model: &M,
     setup: &Setup<'_>,

@@ -81,6 +81,13 @@ fn log_tail(f: f32, e: f32, coeffs: [u32; 9]) -> f32 {
 ///
 /// Special values: `logf(±0) = -inf`, `logf(+inf) = +inf`, negative inputs
 /// and NaN give NaN.
+///
+/// ```
+/// use exporace_study::libdevice::logf;
+/// assert_eq!(logf(1.0), 0.0);
+/// assert_eq!((logf(0.0), logf(-0.0), logf(f32::INFINITY)), (f32::NEG_INFINITY, f32::NEG_INFINITY, f32::INFINITY));
+/// assert!(logf(-1.0).is_nan() && logf(f32::NAN).is_nan());
+/// ```
 pub fn logf(a: f32) -> f32 {
     // setp.lt.f32 p, a, 0f00800000; mul.f32 t, a, 0f4B000000;
     // selp m, t, a, p; selp ea, 0fC1B80000, 0f00000000, p
@@ -123,6 +130,14 @@ pub fn logf(a: f32) -> f32 {
 ///
 /// Special values: `log1pf(-0) = -0`, `x < -1` and NaN give NaN,
 /// `log1pf(+inf) = +inf`; positive subnormal inputs give `+0` (`.ftz`).
+///
+/// ```
+/// use exporace_study::libdevice::log1pf;
+/// assert_eq!(log1pf(-0.0).to_bits(), 0x8000_0000);
+/// assert_eq!(log1pf(f32::from_bits(1)).to_bits(), 0); // flushed to +0
+/// assert_eq!((log1pf(-1.0), log1pf(f32::INFINITY)), (f32::NEG_INFINITY, f32::INFINITY));
+/// assert!(log1pf(-2.0).is_nan());
+/// ```
 pub fn log1pf(x: f32) -> f32 {
     let xb = x.to_bits();
     // add.rz.ftz.f32 m, x, 1.0; add.s32 t, m, -1061158912; and.b32 ex, t, -8388608
@@ -183,6 +198,14 @@ fn rcp_approx_ftz(a: f64) -> f64 {
 ///
 /// Special values: `log(±0) = -inf`, `log(+inf) = +inf`, negative inputs and
 /// NaN give NaN; subnormal inputs are scaled by 2^54 first.
+///
+/// ```
+/// use exporace_study::libdevice::log;
+/// assert_eq!(log(1.0), 0.0);
+/// assert_eq!((log(0.0), log(f64::INFINITY)), (f64::NEG_INFINITY, f64::INFINITY));
+/// assert!(log(-1.0).is_nan());
+/// assert!(log(f64::from_bits(1)) < -744.0); // ln(2^-1074) = -744.44...
+/// ```
 pub fn log(x: f64) -> f64 {
     let fma = libm::fma;
     let mut a = x;

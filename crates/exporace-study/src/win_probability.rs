@@ -62,6 +62,8 @@ use exporace::NoiseFloat;
 use exporace::{Error, Position, Result, ValueProblem};
 
 /// Tokens that share one weight.
+///
+/// No example: a plain record of a weight and its multiplicity; see [`Group::new`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "scenario", derive(serde::Serialize, serde::Deserialize))]
 pub struct Group {
@@ -73,12 +75,19 @@ pub struct Group {
 
 impl Group {
     /// `count` tokens of weight `weight`.
+    ///
+    /// ```
+    /// use exporace_study::win_probability::Group;
+    /// assert_eq!(Group::new(0.5, 3), Group { weight: 0.5, count: 3 });
+    /// ```
     pub const fn new(weight: f64, count: u64) -> Self {
         Group { weight, count }
     }
 }
 
 /// How hard to work.
+///
+/// No example: two limits with defaults (tolerance 1e-12, 4096 points); [`win_probabilities`] uses them.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ExactOptions {
     /// Stop refining a group once its brackets add up to at most this.
@@ -99,6 +108,8 @@ impl Default for ExactOptions {
 }
 
 /// The win probability of one group.
+///
+/// No example: a plain record of one group's estimate and bracket; see [`GroupProbability::bound`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "scenario", derive(serde::Serialize))]
 pub struct GroupProbability {
@@ -117,17 +128,31 @@ pub struct GroupProbability {
 impl GroupProbability {
     /// The mean probability of one token of the group. Tokens of a group
     /// differ only through ties, which favour the smaller ids.
+    ///
+    /// ```
+    /// use exporace_study::win_probability::GroupProbability;
+    /// let g = GroupProbability { weight: 0.25, count: 4, probability: 0.5, lower: 0.375, upper: 0.5625 };
+    /// assert_eq!(g.per_token(), 0.125);
+    /// ```
     pub fn per_token(&self) -> f64 {
         self.probability / self.count as f64
     }
 
     /// The largest distance from the estimate to the exact probability.
+    ///
+    /// ```
+    /// use exporace_study::win_probability::GroupProbability;
+    /// let g = GroupProbability { weight: 0.25, count: 4, probability: 0.5, lower: 0.375, upper: 0.5625 };
+    /// assert_eq!(g.bound(), 0.125); // max(0.5625 - 0.5, 0.5 - 0.375)
+    /// ```
     pub fn bound(&self) -> f64 {
         (self.upper - self.probability).max(self.probability - self.lower)
     }
 }
 
 /// Exact win probabilities of every group under one model.
+///
+/// No example: a plain record of a result; [`win_probabilities`] shows one.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "scenario", derive(serde::Serialize))]
 pub struct WinProbabilities {
@@ -144,6 +169,13 @@ pub struct WinProbabilities {
 
 impl WinProbabilities {
     /// The largest [`GroupProbability::bound`] over the groups.
+    ///
+    /// ```
+    /// use exporace_study::win_probability::{GroupProbability, WinProbabilities};
+    /// let g = |lower, upper| GroupProbability { weight: 1.0, count: 1, probability: 0.5, lower, upper };
+    /// let p = WinProbabilities { model: "ideal", groups: vec![g(0.25, 0.5), g(0.5, 1.0)], excluded: 0.0, nodes: 2 };
+    /// assert_eq!(p.max_bound(), 0.5);
+    /// ```
     pub fn max_bound(&self) -> f64 {
         self.groups.iter().map(|g| g.bound()).fold(0.0, f64::max)
     }
@@ -156,6 +188,14 @@ pub const MAX_WORK: u64 = 1 << 24;
 /// Refuses a call whose work, `groups^2 x max_nodes`, passes [`MAX_WORK`]:
 /// 64 groups at the default 4096 points is the most. Groups of equal weight
 /// merge into one (a multiplicity), which costs what one group does.
+///
+/// ```
+/// use exporace::Error;
+/// use exporace_study::win_probability::{ExactOptions, check_work};
+/// let o = ExactOptions::default(); // 4096 points: 64^2 * 4096 = 2^24
+/// assert!(check_work(64, &o).is_ok());
+/// assert!(matches!(check_work(65, &o), Err(Error::TooLarge { size: 17_305_600, .. })));
+/// ```
 pub fn check_work(groups: usize, options: &ExactOptions) -> Result<()> {
     let g = groups as u64;
     let work = g
@@ -173,6 +213,14 @@ pub fn check_work(groups: usize, options: &ExactOptions) -> Result<()> {
 
 /// Checks groups: finite non-negative weights, at least one positive, counts
 /// of at least 1.
+///
+/// ```
+/// use exporace::Error;
+/// use exporace_study::win_probability::{Group, validate_groups};
+/// assert!(validate_groups(&[Group::new(0.0, 2), Group::new(1.0, 1)]).is_ok());
+/// assert!(matches!(validate_groups(&[Group::new(1.0, 0)]), Err(Error::ZeroMultiplicity { index: 0 })));
+/// assert!(matches!(validate_groups(&[Group::new(0.0, 1)]), Err(Error::AllZeroWeights)));
+/// ```
 pub fn validate_groups(groups: &[Group]) -> Result<()> {
     if groups.is_empty() {
         return Err(Error::EmptyVocab);
@@ -727,6 +775,8 @@ pub fn win_probabilities<M: NoiseModel>(
 }
 
 /// [`win_probabilities`] for a model chosen at run time.
+///
+/// No example: the visitor behind [`win_probabilities_of`], which has one.
 #[derive(Clone, Copy, Debug)]
 pub struct WinProbabilityVisitor<'a> {
     /// The groups.
@@ -743,6 +793,16 @@ impl ModelVisitor for WinProbabilityVisitor<'_> {
 }
 
 /// [`win_probabilities`] for a catalogue model at its own precision.
+///
+/// ```
+/// use exporace_study::models::CatalogueEntry;
+/// use exporace_study::win_probability::{ExactOptions, Group, win_probabilities_of};
+/// let ideal = CatalogueEntry::find("ideal").unwrap();
+/// let p = win_probabilities_of(ideal, &[Group::new(3.0, 1), Group::new(1.0, 1)], &ExactOptions::default())?;
+/// assert_eq!(p.model, "ideal");
+/// assert!((p.groups[0].probability - 0.75).abs() < 1e-12);
+/// # Ok::<(), exporace::Error>(())
+/// ```
 pub fn win_probabilities_of(
     entry: &CatalogueEntry,
     groups: &[Group],
@@ -759,6 +819,13 @@ pub fn win_probabilities_of(
 
 /// The tail mass of vLLM #43150's setup with the ideal race: `count` tail
 /// tokens `gap` nats below one head, `N e^-g / (1 + N e^-g)`.
+///
+/// ```
+/// use exporace_study::win_probability::ideal_tail_mass;
+/// assert_eq!(ideal_tail_mass(1, 0.0), 0.5); // 1 / (1 + 1)
+/// assert_eq!(ideal_tail_mass(0, 3.0), 0.0);
+/// assert!((ideal_tail_mass(3, 0.0) - 0.75).abs() < 1e-15);
+/// ```
 pub fn ideal_tail_mass(count: u64, gap: f64) -> f64 {
     let t = count as f64 * libm::exp(-gap);
     t / (1.0 + t)

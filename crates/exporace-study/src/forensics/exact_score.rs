@@ -10,6 +10,8 @@ use exporace::NanPolicy;
 
 /// A score known exactly: NaN, +inf, or a non-negative ratio `num / den`
 /// with `num` held as an exact double-double product.
+///
+/// No example: a value type; [`ExactScore::new`] and [`ExactScore::cmp_non_nan`] show it in use.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum ExactScore {
     /// `0 * inf` or `0 / 0`, or NaN noise.
@@ -43,6 +45,14 @@ fn cmp_dd(a: (f64, f64), b: (f64, f64)) -> Ordering {
 
 impl ExactScore {
     /// The exact score of weight `w` against noise `noise` in `form`.
+    ///
+    /// ```
+    /// use exporace::Form;
+    /// use exporace_study::forensics::exact_score::ExactScore;
+    /// assert_eq!(ExactScore::new(Form::Mul, 0.0, f64::INFINITY), ExactScore::Nan);
+    /// assert_eq!(ExactScore::new(Form::Div, 2.0, 0.0), ExactScore::Infinite);
+    /// assert_eq!(ExactScore::new(Form::Div, 2.0, 4.0), ExactScore::Finite { w: 2.0, n: 1.0, d: 4.0 });
+    /// ```
     pub fn new(form: Form, w: f32, noise: f64) -> Self {
         let w = w as f64;
         if noise.is_nan() {
@@ -83,6 +93,19 @@ impl ExactScore {
 
     /// Exact order of two non-NaN scores: `w1 n1 / d1` against `w2 n2 / d2`,
     /// by cross-multiplication `(w1 n1) d2` against `(w2 n2) d1`.
+    ///
+    /// `(1 + 2^-23)(1 + 2^-30)` exceeds `1 + 2^-23 + 2^-30` by `2^-53`, which f64
+    /// rounds away:
+    ///
+    /// ```
+    /// use core::cmp::Ordering;
+    /// use exporace::Form;
+    /// use exporace_study::forensics::exact_score::ExactScore;
+    /// let (a, b) = (1.0 + 2f64.powi(-30), 1.0 + 2f64.powi(-23) + 2f64.powi(-30));
+    /// assert_eq!((1.0 + f32::EPSILON) as f64 * a, b);
+    /// let s = ExactScore::new(Form::Mul, 1.0 + f32::EPSILON, a);
+    /// assert_eq!(s.cmp_non_nan(&ExactScore::new(Form::Mul, 1.0, b)), Ordering::Greater);
+    /// ```
     pub fn cmp_non_nan(&self, other: &Self) -> Ordering {
         match (self, other) {
             (ExactScore::Infinite, ExactScore::Infinite) => Ordering::Equal,
@@ -119,11 +142,25 @@ impl ExactScore {
     }
 
     /// True for NaN.
+    ///
+    /// ```
+    /// use exporace::Form;
+    /// use exporace_study::forensics::exact_score::ExactScore;
+    /// assert!(ExactScore::new(Form::Div, 0.0, 0.0).is_nan());
+    /// assert!(!ExactScore::new(Form::Div, 1.0, 0.0).is_nan());
+    /// ```
     pub fn is_nan(&self) -> bool {
         matches!(self, ExactScore::Nan)
     }
 
     /// `ln` of the score in f64 (approximate; for ranking how close two are).
+    ///
+    /// ```
+    /// use exporace::Form;
+    /// use exporace_study::forensics::exact_score::ExactScore;
+    /// assert_eq!(ExactScore::new(Form::Div, 1.0, 1.0).ln(), 0.0);
+    /// assert_eq!(ExactScore::new(Form::Mul, 1.0, f64::INFINITY).ln(), f64::INFINITY);
+    /// ```
     pub fn ln(&self) -> f64 {
         match self {
             ExactScore::Nan => f64::NAN,
@@ -135,6 +172,15 @@ impl ExactScore {
 
 /// Whether `challenger` (at a later index) takes the lead from `leader`
 /// under `policy`, with exact comparison.
+///
+/// ```
+/// use exporace::{Form, NanPolicy};
+/// use exporace_study::forensics::exact_score::{ExactScore, beats};
+/// let (nan, one) = (ExactScore::Nan, ExactScore::new(Form::Mul, 1.0, 1.0));
+/// assert!(beats(NanPolicy::FirstNanWins, &nan, &one));
+/// assert!(!beats(NanPolicy::NanNeverWins, &nan, &one));
+/// assert!(!beats(NanPolicy::FirstNanWins, &one, &one)); // a tie keeps the leader
+/// ```
 pub fn beats(policy: NanPolicy, challenger: &ExactScore, leader: &ExactScore) -> bool {
     match (challenger.is_nan(), leader.is_nan()) {
         (_, true) => policy != NanPolicy::FirstNanWins && !challenger.is_nan(),
@@ -145,6 +191,16 @@ pub fn beats(policy: NanPolicy, challenger: &ExactScore, leader: &ExactScore) ->
 
 /// The exact winner of a race (ties to the smallest id). `weights` and
 /// `noise` must have the same non-zero length.
+///
+/// The two scores round to the same f64 (see [`ExactScore::cmp_non_nan`]);
+/// exactly, token 1's is larger by `2^-53`:
+///
+/// ```
+/// use exporace::{Form, NanPolicy};
+/// use exporace_study::forensics::exact_score::exact_argmax;
+/// let noise = [1.0 + 2f64.powi(-23) + 2f64.powi(-30), 1.0 + 2f64.powi(-30)];
+/// assert_eq!(exact_argmax(Form::Mul, &[1.0, 1.0 + f32::EPSILON], &noise, NanPolicy::FirstNanWins), 1);
+/// ```
 pub fn exact_argmax(form: Form, weights: &[f32], noise: &[f64], policy: NanPolicy) -> usize {
     let mut best = 0;
     let mut best_score = ExactScore::new(form, weights[0], noise[0]);
@@ -159,6 +215,14 @@ pub fn exact_argmax(form: Form, weights: &[f32], noise: &[f64], policy: NanPolic
 }
 
 /// Exact `a * ea < b * eb` for non-negative finite f64 values.
+///
+/// ```
+/// use exporace_study::forensics::exact_score::product_less;
+/// let (a, b) = (1.0 + 2f64.powi(-23) + 2f64.powi(-30), 1.0 + 2f64.powi(-23));
+/// let c = 1.0 + 2f64.powi(-30);
+/// assert_eq!(1.0 * a, b * c); // rounded, the products tie
+/// assert!(product_less(1.0, a, b, c)); // exactly, b c = a + 2^-53
+/// ```
 pub fn product_less(a: f64, ea: f64, b: f64, eb: f64) -> bool {
     cmp_dd(two_prod(a, ea), two_prod(b, eb)) == Ordering::Less
 }

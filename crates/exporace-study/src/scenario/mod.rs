@@ -56,12 +56,26 @@ use exporace::{Error, Result};
 use exporace::{NoiseFloat, Precision};
 
 /// Answers a scenario given as JSON text with pretty-printed JSON.
+///
+/// ```
+/// use exporace::Error;
+/// let e = exporace_study::scenario::run(r#"{"exporace": 2, "op": "race"}"#);
+/// assert!(matches!(e, Err(Error::Scenario(m)) if m.contains("format version 2 is not supported")));
+/// ```
 pub fn run(text: &str) -> Result<String> {
     let report = execute(parse(text)?)?;
     serde_json::to_string_pretty(&report).map_err(|e| Error::Scenario(e.to_string()))
 }
 
 /// Parses JSON text, with the line and column of any syntax error.
+///
+/// ```
+/// use exporace::Error;
+/// use exporace_study::scenario::parse;
+/// assert_eq!(parse(r#"{"seed": 7}"#)?["seed"], 7);
+/// assert!(matches!(parse("{\n  \"seed\": }"), Err(Error::Scenario(m)) if m.contains("line 2")));
+/// # Ok::<(), Error>(())
+/// ```
 pub fn parse(text: &str) -> Result<Value> {
     if text.len() > MAX_SCENARIO_BYTES {
         return Err(Error::TooLarge {
@@ -97,6 +111,8 @@ fn split_header(scenario: Value) -> Result<(Header, Map<String, Value>)> {
 }
 
 /// A `race`, `recover` or `rejection` scenario's inputs.
+///
+/// No example: a plain sum of two input kinds; [`materialize`] shows one.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Inputs<T> {
     /// A `race`.
@@ -149,6 +165,18 @@ pub fn materialize<T: NoiseFloat>(scenario: Value) -> Result<(Inputs<T>, Option<
 }
 
 /// Answers a parsed scenario.
+///
+/// Scores `0.5 * 1`, `0.25 * 4` and `0.25 * 0.5`: token 1 wins.
+///
+/// ```
+/// use exporace_study::scenario::{Report, ResultOut, execute, parse};
+/// let s = parse(r#"{"exporace": 1, "op": "race", "precision": "f64",
+///     "weights": [0.5, 0.25, 0.25], "noise": [1.0, 4.0, 0.5]}"#)?;
+/// let Report::F64(out) = execute(s)? else { unreachable!() };
+/// let ResultOut::Race(r) = out.result else { unreachable!() };
+/// assert_eq!((r.winner.token, r.winner.score), (1, 1.0));
+/// # Ok::<(), exporace::Error>(())
+/// ```
 pub fn execute(scenario: Value) -> Result<Report> {
     let (header, body) = split_header(scenario)?;
     let mut seeder = Seeder {
