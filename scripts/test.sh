@@ -56,6 +56,9 @@ cargo build -p exporace-study --no-default-features --target wasm32v1-none
 step "docs"
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps
 
+step "every public item has an example or a reason (nightly rustdoc lint)"
+node scripts/doc-examples.mjs
+
 # The npm package: build pkg/, then test it in headless Chromium (one thread and
 # many) and from a separate Node project. Each phase prints its duration.
 timed() { local t0=$SECONDS; "$@"; printf '(%s: %ds)\n' "$1" $((SECONDS - t0)); }

@@ -23,6 +23,19 @@ pub const FORMAT_VERSION: u32 = 1;
 
 /// Request `r` of a dump as a dump of its own (one request, its drafts, its
 /// noise row).
+///
+/// ```
+/// use exporace_io::{DType, Dump, IoError, fixture::request};
+/// let dump = Dump {
+///     vocab_size: 2, cu_num_draft_tokens: vec![1, 2], draft_token_ids: vec![0, 1],
+///     target_probs: vec![0.5, 0.5, 0.25, 0.75], draft_probs: None,
+///     inv_q: vec![1.0, 2.0, 3.0, 4.0], inv_q_dtype: DType::F64, uniform: None, bonus_token_ids: None,
+/// };
+/// let one = request(&dump, 1)?;
+/// assert_eq!((one.cu_num_draft_tokens, one.draft_token_ids, one.inv_q), (vec![1], vec![1], vec![3.0, 4.0]));
+/// assert!(matches!(request(&dump, 2), Err(IoError::Core(exporace::Error::TokenOutOfRange { id: 2, .. }))));
+/// # Ok::<(), IoError>(())
+/// ```
 pub fn request(dump: &Dump, r: usize) -> Result<Dump> {
     dump.validate()?;
     let batch = dump.batch();
@@ -111,6 +124,8 @@ fn cases(dump: &Dump, inv_q32: &[f32], inv_q64: &[f64]) -> Vec<(&'static str, Na
 /// noise at both precisions (`inv_q_f32.npy` is the cast of the f64 values,
 /// `inv_q_f64.npy` the values as stored, widened when stored as f32), the
 /// expected outputs and the manifest. `source` says where the dump came from.
+///
+/// No example: it writes files; `exporace fixture` calls it and replays what it wrote with [`check_fixture`].
 pub fn write_fixture(dir: &Path, source: &str, dump: &Dump) -> Result<Value> {
     dump.validate()?;
     std::fs::create_dir_all(dir).map_err(|e| IoError::File {
@@ -190,6 +205,8 @@ pub fn write_fixture(dir: &Path, source: &str, dump: &Dump) -> Result<Value> {
 /// Loads a fixture (of a dump or of a scenario), recomputes every expected
 /// output with this build of exporace and returns the differences (empty
 /// when the fixture holds).
+///
+/// No example: it reads files written by [`write_fixture`] or `exporace fixture`, which runs it on every fixture it writes.
 pub fn check_fixture(dir: &Path) -> Result<Vec<String>> {
     let path = dir.join(MANIFEST);
     let name = path.display().to_string();

@@ -159,6 +159,8 @@ fn write_race(dir: &Path, scenario: &Value) -> Result<Value> {
 /// Writes a fixture of the scenario `text` into `dir` (created if needed)
 /// and returns its manifest. A scenario without a seed gets one drawn from
 /// entropy and written into `scenario.json`, so the fixture replays exactly.
+///
+/// No example: it writes files; `exporace fixture` calls it and replays what it wrote with [`crate::fixture::check_fixture`].
 pub fn write_scenario_fixture(dir: &Path, source: &str, text: &str) -> Result<Value> {
     let parsed = scenario::parse(text)?;
     let Value::Object(mut pinned) = parsed else {

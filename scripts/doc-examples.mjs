@@ -1,0 +1,108 @@
+// Every public item of the library crates has a code example or a line
+// `/// No example: <reason>.` in its doc comment. The nightly rustdoc lint
+// `missing_doc_code_examples` names the items without an example; this script
+// runs it per crate and accepts an item only when the doc comment the
+// warning points at holds such a line. Exits 1 on any item without either, or
+// when rustdoc fails.
+//
+// Usage: node scripts/doc-examples.mjs
+
+import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const crates = ["exporace", "exporace-study", "exporace-io", "exporace-viz"];
+
+// The pinned nightly: the one the threaded npm build uses.
+const toolchainFile = join(root, "crates/exporace-wasm/threads/rust-toolchain.toml");
+const channel = readFileSync(toolchainFile, "utf8").match(/^\s*channel\s*=\s*"([^"]+)"/m)?.[1];
+if (!channel) {
+  console.error(`doc-examples: no channel in ${toolchainFile}`);
+  process.exit(1);
+}
+
+/** The `path:line` of every `missing code example` warning in rustdoc's output. */
+function missingExamples(output) {
+  const found = [];
+  const lines = output.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    if (!lines[i].startsWith("warning: missing code example")) continue;
+    const at = lines
+      .slice(i + 1, i + 4)
+      .map((l) => l.match(/^\s*-->\s*(.+):(\d+):\d+\s*$/))
+      .find(Boolean);
+    if (!at) throw new Error(`no location after: ${lines[i]}`);
+    found.push({ path: at[1], line: Number(at[2]) });
+  }
+  return found;
+}
+
+const isDocOrAttr = (l) => /^\s*(\/\/\/|\/\/!|#!?\[)/.test(l);
+
+/**
+ * The doc comment block of the item a warning points at: the consecutive
+ * `///` (or `//!`) and `#[...]` lines around `line` when it is one of them
+ * (rustdoc points at the first doc line), otherwise those directly above it.
+ */
+function docBlock(lines, line) {
+  let i = line - 1;
+  if (!isDocOrAttr(lines[i] ?? "")) i -= 1;
+  let start = i;
+  while (start > 0 && isDocOrAttr(lines[start - 1])) start -= 1;
+  let end = i;
+  while (end + 1 < lines.length && isDocOrAttr(lines[end + 1])) end += 1;
+  return start <= i && i >= 0 ? lines.slice(start, end + 1) : [];
+}
+
+const hasReason = (block) => block.some((l) => /^\s*\/\/[/!] No example: \S/.test(l));
+
+let missing = 0;
+const summaries = [];
+for (const crate of crates) {
+  const run = spawnSync(
+    "cargo",
+    [
+      `+${channel}`,
+      "rustdoc",
+      "-p",
+      crate,
+      "--all-features",
+      "--",
+      "-Z",
+      "unstable-options",
+      "-Zcrate-attr=feature(rustdoc_missing_doc_code_examples)",
+      "-W",
+      "rustdoc::missing_doc_code_examples",
+    ],
+    {
+      cwd: root,
+      encoding: "utf8",
+      maxBuffer: 64 << 20,
+      env: { ...process.env, CARGO_TARGET_DIR: join(root, "target/docs-check") },
+    },
+  );
+  if (run.error || run.status !== 0) {
+    process.stderr.write(run.stderr ?? "");
+    console.error(`doc-examples: rustdoc failed for ${crate} (${run.error ?? `status ${run.status}`})`);
+    process.exit(1);
+  }
+  const items = missingExamples(run.stderr);
+  const files = new Map();
+  let reasons = 0;
+  let crateMissing = 0;
+  for (const { path, line } of items) {
+    if (!files.has(path)) files.set(path, readFileSync(join(root, path), "utf8").split("\n"));
+    if (hasReason(docBlock(files.get(path), line))) {
+      reasons += 1;
+    } else {
+      crateMissing += 1;
+      console.log(`${path}:${line}: item has no example and no reason`);
+    }
+  }
+  missing += crateMissing;
+  summaries.push(`${crate}: ${items.length} items, ${reasons} with a reason, ${crateMissing} missing`);
+}
+for (const s of summaries) console.log(s);
+process.exit(missing > 0 ? 1 : 0);
