@@ -13,7 +13,8 @@ import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 
 export const ROOT = resolve(new URL("..", import.meta.url).pathname);
 
-const TYPES = {
+/** The Content-Type of each file extension the page and the package serve. */
+export const CONTENT_TYPES = {
   ".html": "text/html; charset=utf-8",
   ".css": "text/css; charset=utf-8",
   ".js": "text/javascript; charset=utf-8",
@@ -87,7 +88,7 @@ export function startServer({ port = 8080, isolate = true } = {}) {
         return;
       }
       if (encoding !== "identity") headers["Content-Encoding"] = encoding;
-      res.writeHead(200, { ...headers, "Content-Type": TYPES[extname(file)] || "application/octet-stream" });
+      res.writeHead(200, { ...headers, "Content-Type": CONTENT_TYPES[extname(file)] || "application/octet-stream" });
       res.end(body);
     } catch {
       res.writeHead(404, { ...headers, "Content-Type": "text/plain" }).end(`not found: ${req.url}\n`);

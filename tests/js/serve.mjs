@@ -4,14 +4,7 @@
 import { createServer } from "node:http";
 import { readFile } from "node:fs/promises";
 import { extname, join, normalize } from "node:path";
-
-const TYPES = {
-  ".html": "text/html",
-  ".js": "text/javascript",
-  ".mjs": "text/javascript",
-  ".json": "application/json",
-  ".wasm": "application/wasm",
-};
+import { CONTENT_TYPES as TYPES } from "../../web/server.mjs";
 
 /** Starts the server on a free port; resolves to the `http.Server`. */
 export function serve(root, headers = {}) {

@@ -11,9 +11,9 @@ use std::time::Duration;
 
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, Criterion, criterion_group, criterion_main};
+use exporace::NanPolicy;
 use exporace::noise::Stream;
-use exporace::{Form, NanPolicy, NoiseFloat, race_seeded};
-use exporace_bench::note_load;
+use exporace_bench::{note_load, seeded_winner};
 use exporace_study::models::{CATALOGUE, InvQBounds, ModelVisitor, NoiseModel, race_model};
 
 /// The tails of the many-tail case.
@@ -50,22 +50,6 @@ impl ModelVisitor for Trial<'_, '_> {
     }
 }
 
-/// The fused seeded race's winner, at the next row.
-fn seeded<T: NoiseFloat>(w: &[f32], row: &mut u64) -> usize {
-    *row += 1;
-    race_seeded::<T>(
-        Form::Mul,
-        black_box(w),
-        7,
-        Stream::Race,
-        *row,
-        NanPolicy::FirstNanWins,
-    )
-    .unwrap()
-    .winner
-    .token
-}
-
 fn end_to_end(c: &mut Criterion) {
     let mut weights = vec![(-20.5f64).exp() as f32; TAILS + 1];
     weights[0] = 1.0;
@@ -77,10 +61,10 @@ fn end_to_end(c: &mut Criterion) {
         .measurement_time(Duration::from_secs(3));
     let mut row = 0u64;
     g.bench_function("seeded-f32", |b| {
-        b.iter(|| seeded::<f32>(&weights, &mut row))
+        b.iter(|| seeded_winner::<f32>(&weights, &mut row))
     });
     g.bench_function("seeded-f64", |b| {
-        b.iter(|| seeded::<f64>(&weights, &mut row))
+        b.iter(|| seeded_winner::<f64>(&weights, &mut row))
     });
     for entry in CATALOGUE {
         let trial = Trial {

@@ -7,7 +7,8 @@
 //! - `exprace-f32`, `exprace-f64`: `exporace::distr::ExpRace` with the same
 //!   generator (one `next_u64` and one `ln_1p` per token);
 //! - `seeded-f32`, `seeded-f64`: exporace's fused seeded race, which draws
-//!   Philox noise in lanes and takes a log only for candidates;
+//!   Philox noise in lanes and takes a log only for candidates (a new row
+//!   of seed 7 each iteration);
 //! - `weighted-index-reuse`: one sample from a `WeightedIndex` built once,
 //!   the repeated-sampling case.
 //!
@@ -19,9 +20,7 @@ use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use exporace::distr::ExpRace;
-use exporace::noise::Stream;
-use exporace::{Form, NanPolicy, NoiseFloat, race_seeded};
-use exporace_bench::{SIDE_BY_SIDE_VOCABS, note_load};
+use exporace_bench::{SIDE_BY_SIDE_VOCABS, note_load, seeded_winner};
 use rand::distr::Distribution;
 use rand::distr::weighted::WeightedIndex;
 use rand::rngs::StdRng;
@@ -49,22 +48,6 @@ fn exp1_race(w: &[f32], rng: &mut StdRng) -> usize {
     best.0
 }
 
-/// The fused seeded race's winner, at the next seed.
-fn seeded<T: NoiseFloat>(w: &[f32], seed: &mut u64) -> usize {
-    *seed += 1;
-    race_seeded::<T>(
-        Form::Mul,
-        black_box(w),
-        *seed,
-        Stream::Race,
-        0,
-        NanPolicy::FirstNanWins,
-    )
-    .unwrap()
-    .winner
-    .token
-}
-
 fn side_by_side(c: &mut Criterion) {
     for &v in SIDE_BY_SIDE_VOCABS {
         let w = weights(v);
@@ -89,9 +72,13 @@ fn side_by_side(c: &mut Criterion) {
         g.bench_function("exprace-f64", |b| {
             b.iter(|| black_box(&f64_race).sample(&mut rng))
         });
-        let mut seed = 0u64;
-        g.bench_function("seeded-f32", |b| b.iter(|| seeded::<f32>(&w, &mut seed)));
-        g.bench_function("seeded-f64", |b| b.iter(|| seeded::<f64>(&w, &mut seed)));
+        let mut row = 0u64;
+        g.bench_function("seeded-f32", |b| {
+            b.iter(|| seeded_winner::<f32>(&w, &mut row))
+        });
+        g.bench_function("seeded-f64", |b| {
+            b.iter(|| seeded_winner::<f64>(&w, &mut row))
+        });
         let built = WeightedIndex::new(&w).unwrap();
         g.bench_function("weighted-index-reuse", |b| {
             b.iter(|| black_box(&built).sample(&mut rng))

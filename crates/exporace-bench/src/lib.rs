@@ -468,6 +468,24 @@ pub fn median(mut v: Vec<f64>) -> f64 {
     }
 }
 
+/// The fused seeded f32 or f64 race's winner over `w` at row `*row + 1`
+/// (seed 7, the race stream, the first NaN winning); advances `*row`, so
+/// every timed call draws fresh noise.
+pub fn seeded_winner<T: exporace::NoiseFloat>(w: &[f32], row: &mut u64) -> usize {
+    *row += 1;
+    exporace::race_seeded::<T>(
+        exporace::Form::Mul,
+        std::hint::black_box(w),
+        7,
+        exporace::noise::Stream::Race,
+        *row,
+        exporace::NanPolicy::FirstNanWins,
+    )
+    .expect("the benchmarks race finite, non-negative weights")
+    .winner
+    .token
+}
+
 #[cfg(test)]
 mod tests {
     use super::{LineAligned, PairedFraction, paired_fraction, parse_case};

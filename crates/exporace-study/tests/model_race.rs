@@ -161,3 +161,38 @@ fn bounds_hold_for_every_recipe() {
         recipe.visit(precision, Bounds).unwrap();
     }
 }
+
+/// Bad weights are refused as `race_mul` refuses them, and the next race
+/// over good weights still answers.
+#[test]
+fn bad_weights_are_refused_as_the_core_race_refuses_them() {
+    use exporace::Error;
+    use exporace_study::models::Ideal;
+    let model = Ideal::<f32>::new();
+    let bounds = InvQBounds::new(&model);
+    let race = |w: &[f32]| {
+        race_model(
+            &model,
+            &bounds,
+            w,
+            1,
+            Stream::Race,
+            0,
+            NanPolicy::FirstNanWins,
+        )
+    };
+    assert!(matches!(race(&[]), Err(Error::EmptyVocab)));
+    for (bad, index) in [
+        (vec![1.0, f32::NAN], 1),
+        (vec![-0.5, 1.0], 0),
+        (vec![1.0, 2.0, f32::INFINITY], 2),
+    ] {
+        match race(&bad) {
+            Err(Error::BadValue { at, tensor, .. }) => {
+                assert_eq!((at.index, tensor), (index, "weights"), "{bad:?}")
+            }
+            other => panic!("{bad:?}: {other:?}"),
+        }
+    }
+    assert_eq!(race(&[0.0, 1.0, 0.0]).unwrap().winner.token, 1);
+}

@@ -4,15 +4,7 @@
 import { createServer } from "node:http";
 import { readFile } from "node:fs/promises";
 import { extname, join, normalize } from "node:path";
-
-const TYPES = {
-  ".html": "text/html; charset=utf-8",
-  ".css": "text/css; charset=utf-8",
-  ".js": "text/javascript; charset=utf-8",
-  ".mjs": "text/javascript; charset=utf-8",
-  ".json": "application/json; charset=utf-8",
-  ".wasm": "application/wasm",
-};
+import { CONTENT_TYPES as TYPES } from "../../../web/server.mjs";
 
 /** Starts the host on a free port of 127.0.0.1; resolves to `{ server, url }`. */
 export function staticHost(root) {
