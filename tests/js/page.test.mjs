@@ -561,6 +561,10 @@ test("presets, sliders, JSON import, u editing, addresses, the speculative step'
   await page.selectOption("#npy-role", "q");
   await page.setInputFiles("#npy-file", { name: "q.npy", mimeType: "application/octet-stream", buffer: npy("<f8", [3], Float64Array.of(1, 1e-30, 1)) });
   await page.waitForFunction(() => /Read q\.npy as q/.test(document.getElementById("npy-note").textContent));
+  // The views redraw in tasks of their own after the note: wait for the race's.
+  await page
+    .waitForFunction(() => document.getElementById("exact-winner").textContent === "1", null, { timeout: 15000 })
+    .catch(() => {});
   assert.equal(await text(page, "#exact-winner"), "1", "q = 1e-30 makes token 1 win");
   // Imported p and q travel in the link.
   await page.click("#share");
