@@ -1,15 +1,6 @@
 //! `exporace models`: the noise catalogue as a table.
 
-use exporace_study::models::{CATALOGUE, ModelFacts, ModelVisitor, NoiseModel};
-
-struct Facts;
-
-impl ModelVisitor for Facts {
-    type Output = ModelFacts;
-    fn visit<M: NoiseModel>(self, m: &M) -> ModelFacts {
-        m.facts()
-    }
-}
+use exporace_study::models::CATALOGUE;
 
 /// The catalogue as aligned text: one line of figures per model, then each
 /// model's lattice, transform, clamp and source.
@@ -20,7 +11,7 @@ pub fn table() -> Result<String, String> {
     );
     let mut details = String::new();
     for entry in CATALOGUE {
-        let f = entry.visit(None, Facts).map_err(|e| e.to_string())?;
+        let f = entry.facts(None).map_err(|e| e.to_string())?;
         out += &format!(
             "{:<20} {:<5} {:<12} {:>24e} {:>18.12} {:>11.3e} {:>11.3e}\n",
             f.name,

@@ -3,7 +3,7 @@
 
 use super::gumbel::{TritonClassic, TritonFlipped, U64Classic, U64Flipped};
 use super::ideal::Ideal;
-use super::model::NoiseModel;
+use super::model::{ModelFacts, NoiseModel};
 use super::torch_cpu::TorchCpu;
 use super::torch_cuda::{TorchCpuCompiled, TorchCuda};
 use exporace::Precision;
@@ -104,6 +104,21 @@ impl CatalogueEntry {
     /// Visits the model at its own precision, or at `precision` if given.
     pub fn visit<V: ModelVisitor>(&self, precision: Option<Precision>, v: V) -> Result<V::Output> {
         self.recipe.visit(precision.unwrap_or(self.precision), v)
+    }
+
+    /// The model's facts at its own precision, or at `precision` if given.
+    pub fn facts(&self, precision: Option<Precision>) -> Result<ModelFacts> {
+        self.visit(precision, Facts)
+    }
+}
+
+/// The visit that reads a model's facts.
+struct Facts;
+
+impl ModelVisitor for Facts {
+    type Output = ModelFacts;
+    fn visit<M: NoiseModel>(self, model: &M) -> ModelFacts {
+        model.facts()
     }
 }
 

@@ -83,18 +83,13 @@ fn by_precision<T: NoiseFloat>(f32_value: f64, f64_value: f64) -> f64 {
 recipe! {
     /// `triton-classic`: MRV2's Gumbel noise before #45996.
     ///
-    /// - **Lattice**: `tl.rand`: the first Philox word as `i32`, negatives folded
-    ///   (`-x - 1`, the raw index in [0, 2^31)), converted to f32 and times `4.6566127342e-10` in f32, so
-    ///   `u` lies in [0, 1 - 2^-24]; u = 0 for two words (probability 2^-31).
-    /// - **Transform**: classic, `G = -ln(-ln u)` in the noise type with
-    ///   libdevice's `__nv_logf` (f32, as in the engine, bit-exact with Triton)
-    ///   or `__nv_log` (f64, to compare precisions on the same bits).
-    /// - **Clamp**: none (`u = 1` cannot occur); u = 0 gives G = -inf.
-    /// - **Smallest E / largest Gumbel**: E = 2^-24 at `u = 1 - 2^-24`,
-    ///   G = 16.6355 (f32: 16.63553237915039; f64: 16.635532303636364).
-    /// - **Source**: `vllm/v1/worker/gpu/sample/gumbel.py` before #45996; Triton
-    ///   `python/triton/language/random.py`. Replays MRV2's stream with
-    ///   [`NoiseModel::draw_mrv2`].
+    /// `tl.rand` folds the first Philox word, read as `i32`, to `-x - 1` when
+    /// negative: the raw index in [0, 2^31), and u = 0 for two words. `u = 1`
+    /// cannot occur, so no clamp is needed; the smallest E is at
+    /// `u = 1 - 2^-24`. f32 is the engine's precision (bit-exact with
+    /// Triton); f64 compares precisions on the same bits.
+    ///
+    /// Its facts: the [catalogue table](crate::models#catalogue).
     TritonClassic
 }
 
@@ -135,15 +130,11 @@ impl<T: NoiseFloat> NoiseModel for TritonClassic<T> {
 recipe! {
     /// `triton-flipped`: MRV2's Gumbel noise after #45996.
     ///
-    /// - **Lattice**: `tl.rand` as [`TritonClassic`], clamped below at
-    ///   `4.6566127342e-10` (f32: `2^-31 (1 - 2^-24)`).
-    /// - **Transform**: flipped, `G = -ln(-ln_1p(-u))` in the noise type with
-    ///   libdevice's `__nv_log1pf` and `__nv_logf` (f32, bit-exact with Triton);
-    ///   at f64, `libm`'s `log1p` and `__nv_log`.
-    /// - **Clamp**: `u = max(u, 4.6566127342e-10)`, so E > 0 always.
-    /// - **Smallest E / largest Gumbel**: E = 4.6566e-10 at the clamp,
-    ///   G = 21.4876 (f32: 21.48756217956543; f64: 21.48756265673012).
-    /// - **Source**: vLLM #45996. Replays MRV2's stream with [`NoiseModel::draw_mrv2`].
+    /// `tl.rand` as [`TritonClassic`]; the clamp keeps E > 0, and the smallest
+    /// E is at the clamp. f32 is bit-exact with Triton; f64 uses `libm`'s
+    /// `log1p` and `__nv_log`.
+    ///
+    /// Its facts: the [catalogue table](crate::models#catalogue).
     TritonFlipped
 }
 
@@ -259,19 +250,12 @@ fn u64_uniform<T: NoiseFloat>(raw: u64) -> T {
 recipe! {
     /// `u64-f32-flipped`: a 64-bit uniform with the flipped transform.
     ///
-    /// - **Lattice**: vLLM's `tl_rand64` word `w1 << 32 | w0` (word 0 is the low
-    ///   half) converted to the noise type (rounding to nearest) times 2^-64,
-    ///   clamped below at the smallest positive normal; u rounds to 1 for the top
-    ///   words (f32: probability 2^-25).
-    /// - **Transform**: flipped, `G = -ln(-ln_1p(-u))` in the noise type, with
-    ///   libdevice's `__nv_log1pf` and `__nv_logf` at f32 (bit-exact with Triton);
-    ///   at f64, `__nv_log` and `libm`'s `log1p`.
-    /// - **Clamp**: `u >= MIN_POSITIVE` of the noise type (the word 0 only,
-    ///   probability 2^-64); u = 1 gives E = +inf, G = -inf.
-    /// - **Smallest E / largest Gumbel**: E = `MIN_POSITIVE` at the clamp,
-    ///   G = 87.3365 at f32 (87.3365478515625), 708.396 at f64.
-    /// - **Source**: vLLM #47524; replays MRV2's stream with
-    ///   [`NoiseModel::draw_mrv2`].
+    /// The conversion rounds to nearest, so u rounds to 1 for the top words.
+    /// The clamp catches the word 0 only (probability 2^-64), and the smallest
+    /// E is at it. f32 is bit-exact with Triton; f64 uses `__nv_log` and
+    /// `libm`'s `log1p`.
+    ///
+    /// Its facts: the [catalogue table](crate::models#catalogue).
     U64Flipped
 }
 
@@ -319,19 +303,11 @@ recipe! {
     /// `u64-f64-classic`: `tl_rand64` with the classic transform, as MRV2's
     /// `--use-fp64-gumbel`.
     ///
-    /// - **Lattice**: vLLM's `tl_rand64` word `w1 << 32 | w0` (word 0 is the low
-    ///   half) converted to the noise type times 2^-64, clamped below at the
-    ///   smallest positive normal; u rounds to 1.0 for the top 2^10 words in f64
-    ///   (probability 2^-54; f32: 2^-25).
-    /// - **Transform**: classic, `G = -ln(-ln u)` in the noise type, with
-    ///   libdevice's `__nv_log` at f64 (bit-exact with Triton) and `__nv_logf`
-    ///   at f32.
-    /// - **Clamp**: `u >= MIN_POSITIVE` of the noise type. u = 1 gives E = 0 and
-    ///   G = +inf.
-    /// - **Smallest E / largest Gumbel**: smallest positive E = `-ln(1 - 2^-53)`
-    ///   = 2^-53 (1 + ...), G = 36.7368 in f64 (f32: E = 2^-24, G = 16.6355).
-    /// - **Source**: MRV2 `--use-fp64-gumbel` (`tl_rand64`); replays MRV2's
-    ///   stream with [`NoiseModel::draw_mrv2`].
+    /// The conversion rounds to nearest, so u rounds to 1 for the top 2^10
+    /// words in f64. The smallest positive E is `-ln(1 - 2^-53)`, which rounds
+    /// to 2^-53 in f64. f64 is bit-exact with Triton.
+    ///
+    /// Its facts: the [catalogue table](crate::models#catalogue).
     U64Classic
 }
 

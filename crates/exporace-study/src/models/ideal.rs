@@ -5,17 +5,11 @@ use super::model::{Branch, Draw, ModelFacts, NoiseKind, NoiseModel};
 use exporace::NoiseFloat;
 
 recipe! {
-    /// `ideal`: the reference.
+    /// `ideal`: the reference, exporace's own noise ([`exporace::noise::exp1`]):
+    /// torch CPU eager's flipped transform on a counter-based stream. Its word
+    /// order is exporace's own choice; no engine draws this noise.
     ///
-    /// - **Lattice**: 53-bit, `u = k * 2^-53`, `k` in [0, 2^53), from the first two
-    ///   Philox words `(w0 << 32 | w1) >> 11` (exporace's own choice of word
-    ///   order; no engine draws this noise).
-    /// - **Transform**: flipped, `E = -ln_1p(-u)` in f64, rounded once to the noise type.
-    /// - **Clamp**: none.
-    /// - **Smallest E / largest Gumbel**: E = 0 at `k = 0` (probability 2^-53,
-    ///   G = +inf); the smallest positive E is 2^-53 (G = 36.7368).
-    /// - **Source**: exporace's own noise (`noise::exp1`); the same transform as
-    ///   torch CPU eager `exponential_`, on a counter-based stream.
+    /// Its facts: the [catalogue table](crate::models#catalogue).
     Ideal
 }
 

@@ -5,13 +5,14 @@
 //! from, the uniform as the engine held it, the noise value (E for
 //! exponential recipes, G for Gumbel recipes) and the branch the transform took.
 //! Every model is generic over the noise float, so one recipe can be run at
-//! fp32 and at fp64 on the same bits. Each model's documentation states its
-//! uniform lattice, transform, clamp, smallest E / largest Gumbel and source;
-//! the same facts are available as data through [`NoiseModel::facts`].
+//! fp32 and at fp64 on the same bits. A model's facts (its uniform lattice,
+//! transform, clamp, smallest E / largest Gumbel, source and stream) are
+//! data, [`NoiseModel::facts`]; the table below is made from them.
 //!
 //! Models whose engine stream cannot be replayed here (torch CUDA's Philox
 //! offsets depend on the GPU launch grid) reproduce the engine's lattice and
 //! transform on exporace's Philox stream, and say so in their facts.
+#![doc = include_str!("catalogue.md")]
 
 /// Declares a recipe as a zero-sized type generic over the noise float, with
 /// its documentation and a `const fn new()`.

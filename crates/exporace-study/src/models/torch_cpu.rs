@@ -8,20 +8,13 @@ use exporace::NoiseFloat;
 recipe! {
     /// `torch-cpu`: torch CPU eager `Tensor.exponential_()` (f32 and f64 tensors).
     ///
-    /// - **Lattice**: the low 53 bits of a 64-bit draw times 2^-53, in [0, 1).
-    /// - **Transform**: flipped, `E = -log1p(-u)` in double with glibc's
-    ///   `log1p` (its x86-64 FMA build, ported bit-exact:
-    ///   [`crate::torch_replay::glibc_log1p::log1p_fma`]), then cast to the tensor's dtype.
-    /// - **Clamp**: none: u = 0 gives E = 0 exactly (probability 2^-53), so
-    ///   `inv_q = inf` and a zero weight scores NaN.
-    /// - **Smallest E / largest Gumbel**: smallest positive E = 2^-53 (both
-    ///   dtypes), G = 36.7368.
-    /// - **Source**: PyTorch `aten/src/ATen/native/cpu/DistributionTemplates.h`
-    ///   and `core/TransformationHelper.h`; exact replay of `torch.manual_seed`
-    ///   and `exponential_` (MT19937) is [`crate::torch_replay::TorchCpuGenerator`];
-    ///   [`NoiseModel::draw`] puts the same lattice and transform on exporace's
-    ///   Philox stream (top 53 bits of the first two words, so its uniforms
-    ///   agree with the other models' on the same words).
+    /// glibc's `log1p`, ported: [`crate::torch_replay::glibc_log1p::log1p_fma`];
+    /// the exact replay of `torch.manual_seed` and `exponential_` is
+    /// [`crate::torch_replay::TorchCpuGenerator`]. [`NoiseModel::draw`] takes
+    /// the top 53 bits of the first two words, so its uniforms agree with the
+    /// other models' on the same words.
+    ///
+    /// Its facts: the [catalogue table](crate::models#catalogue).
     TorchCpu
 }
 
@@ -40,8 +33,8 @@ impl<T: NoiseFloat> NoiseModel for TorchCpu<T> {
             max_finite_gumbel: 36.7368005696771,
             p_zero: 1.1102230246251565e-16,
             p_infinite: 0.0,
-            source: "PyTorch aten/src/ATen/native/cpu/DistributionTemplates.h (exponential_)",
-            stream: "exact MT19937 replay in torch_cpu::TorchCpuGenerator; draw() uses exporace Philox",
+            source: "PyTorch aten/src/ATen/native/cpu/DistributionTemplates.h (exponential_), core/TransformationHelper.h",
+            stream: "exact MT19937 replay in torch_replay::TorchCpuGenerator; draw() uses exporace Philox",
         }
     }
 

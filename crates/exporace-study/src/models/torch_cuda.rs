@@ -48,29 +48,14 @@ pub fn curand_uniform_double(raw53: u64) -> f64 {
 /// `torch-cuda-f32` (with `T = f32`) and `torch-cuda-f64` (with `T = f64`):
 /// torch CUDA `Tensor.exponential_()`.
 ///
-/// fp32:
-/// - **Lattice**: curand's `x * 2^-32 + 2^-33` rounded to fp32, in (0, 1]; near
-///   1 the grid is `1 - k * 2^-24`, each point with probability 2^-24, and
-///   `u = 1` with 2^-25.
-/// - **Transform**: `E = -log(u)` with CUDA's fast `__logf`: for
-///   `u >= 1 - 2^-4` the measured table ([`fastlog_table`], bit-exact against
-///   125 million real draws); below, libm's `logf` (the engine's `__logf`
-///   differs there in the last bits).
-/// - **Clamp**: `u >= 1 - 2^-24` gives E = 2^-24.
-/// - **Smallest E / largest Gumbel**: E = 2^-24, G = 16.6355.
+/// At fp32 the uniform grid near 1 is `1 - k * 2^-24`, each point with
+/// probability 2^-24, and `u = 1` has 2^-25. The fast-log table
+/// ([`fastlog_table`]) is measured on an H200 with torch 2.11 and matches
+/// 125 million real draws bit for bit; below its range libm's `logf` stands
+/// in for `__logf`, which differs there in the last bits. At fp64, curand's own
+/// 53-bit integer cannot be replayed here, so `k` is exporace's.
 ///
-/// fp64:
-/// - **Lattice**: curand double, `k * 2^-53 + 2^-54`, in (0, 1]; on exporace's
-///   stream `k` is the top 53 bits of `w0 << 32 | w1` (exporace's choice:
-///   curand's own draw cannot be replayed here).
-/// - **Transform**: `E = -log(u)` in f64 (libm).
-/// - **Clamp**: `u >= 1 - 2^-53` gives E = 2^-53.
-/// - **Smallest E / largest Gumbel**: E = 2^-53, G = 36.7368.
-///
-/// **Source**: PyTorch `aten/src/ATen/native/cuda/DistributionTemplates.h`
-/// (`exponential_kernel`) and curand; the table measured on an H200, torch
-/// 2.11. torch's Philox offsets depend on the launch grid, so this model
-/// reproduces the lattice and transform on exporace's Philox stream.
+/// Its facts: the [catalogue table](crate::models#catalogue).
 #[derive(Clone, Debug)]
 pub struct TorchCuda<T> {
     table: Box<[f32]>,
@@ -217,15 +202,11 @@ impl NoiseModel for TorchCuda<f64> {
 
 /// `torch-cpu-compiled`: torch CPU under inductor (`torch.compile`).
 ///
-/// - **Lattice**: a 31-bit Philox uniform as Triton's `tl.rand`: u in
-///   [0, 1 - 2^-24], 0 for two words (probability 2^-31).
-/// - **Transform**: `E = -log(u)` in f32 (libm, correctly rounded near 1, so
-///   the small values lie on the exact grid 1, 2, 3, ... x 2^-24).
-/// - **Clamp**: CUDA-style, `u >= 1 - 2^-24` gives E = 2^-24; u = 0 gives E = +inf.
-/// - **Smallest E / largest Gumbel**: E = 2^-24, G = 16.6355.
-/// - **Source**: PyTorch inductor's random lowering (Philox, `tl.rand`), with
-///   the CUDA kernel's clamp. Reproduces the lattice and transform on
-///   exporace's Philox stream.
+/// `tl.rand` gives u = 0 for two of its 2^32 words. libm's `logf` is
+/// correctly rounded near 1, so the small values of E lie on the exact grid
+/// 1, 2, 3, ... x 2^-24.
+///
+/// Its facts: the [catalogue table](crate::models#catalogue).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct TorchCpuCompiled;
 

@@ -253,19 +253,11 @@ pub enum ForensicResult {
     Experiment(super::study_ops::ExperimentOut),
 }
 
-struct Facts;
-impl ModelVisitor for Facts {
-    type Output = ModelFacts;
-    fn visit<M: NoiseModel>(self, m: &M) -> ModelFacts {
-        m.facts()
-    }
-}
-
 /// Every catalogue model's facts.
 pub fn models() -> Result<ForensicResult> {
     let models = CATALOGUE
         .iter()
-        .map(|e| e.visit(None, Facts))
+        .map(|e| e.facts(None))
         .collect::<Result<Vec<_>>>()?;
     Ok(ForensicResult::Models { models })
 }
