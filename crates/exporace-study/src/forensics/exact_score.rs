@@ -224,5 +224,10 @@ pub fn exact_argmax(form: Form, weights: &[f32], noise: &[f64], policy: NanPolic
 /// assert!(product_less(1.0, a, b, c)); // exactly, b c = a + 2^-53
 /// ```
 pub fn product_less(a: f64, ea: f64, b: f64, eb: f64) -> bool {
-    cmp_dd(two_prod(a, ea), two_prod(b, eb)) == Ordering::Less
+    // Rounding is monotonic: rounded products that differ order the exact
+    // ones, and only a tie needs the products' low parts.
+    match (a * ea).total_cmp(&(b * eb)) {
+        Ordering::Equal => cmp_dd(two_prod(a, ea), two_prod(b, eb)) == Ordering::Less,
+        order => order == Ordering::Less,
+    }
 }

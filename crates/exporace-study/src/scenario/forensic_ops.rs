@@ -539,8 +539,22 @@ impl ModelVisitor for DeadVisit<'_> {
 /// Runs a `dead_zone` body.
 pub fn dead_zone(b: &DeadZoneBody) -> Result<ForensicResult> {
     let weights: Vec<f32> = floats("weights", &b.weights)?;
-    let (model, z) = b.model.visit(DeadVisit(&weights))??;
-    Ok(ForensicResult::DeadZone(DeadZoneOut {
+    dead_zone_of(&b.model, &weights).map(ForensicResult::DeadZone)
+}
+
+/// The `dead_zone` answer for weights already in f32 (a typed array
+/// needs no pass through scenario numbers).
+///
+/// ```
+/// use exporace_study::scenario::{ModelSpec, dead_zone_of};
+/// let model = ModelSpec::Name("torch-cuda-f32".into());
+/// let z = dead_zone_of(&model, &[1.0, 1e-9, 0.5])?;
+/// assert_eq!((z.count, z.tokens), (1, vec![1]));
+/// # Ok::<(), exporace::Error>(())
+/// ```
+pub fn dead_zone_of(model: &ModelSpec, weights: &[f32]) -> Result<DeadZoneOut> {
+    let (model, z) = model.visit(DeadVisit(weights))??;
+    Ok(DeadZoneOut {
         model,
         e_min: z.e_min,
         e_max: z.e_max,
@@ -548,5 +562,5 @@ pub fn dead_zone(b: &DeadZoneBody) -> Result<ForensicResult> {
         count: z.tokens.len(),
         mass: z.mass,
         tokens: z.tokens.into_iter().take(DEAD_TOKENS_LISTED).collect(),
-    }))
+    })
 }

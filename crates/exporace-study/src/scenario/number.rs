@@ -18,13 +18,40 @@ use exporace::NoiseFloat;
 use exporace::{Error, Result};
 
 /// A number as written in a scenario.
-#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum Num {
     /// A JSON number.
     Number(f64),
     /// A string: `inf`, `-inf`, `nan`, a decimal, or `0x` + 8 or 16 hex digits.
     Text(String),
+}
+
+/// Reads a JSON number or a string straight from the reader (an untagged
+/// enum would first copy each value aside to try the variants in turn).
+impl<'de> Deserialize<'de> for Num {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> core::result::Result<Self, D::Error> {
+        struct NumVisitor;
+        impl serde::de::Visitor<'_> for NumVisitor {
+            type Value = Num;
+            fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.write_str("a number, or a string: inf, -inf, nan, a decimal or 0x bits")
+            }
+            fn visit_f64<E>(self, v: f64) -> core::result::Result<Num, E> {
+                Ok(Num::Number(v))
+            }
+            fn visit_u64<E>(self, v: u64) -> core::result::Result<Num, E> {
+                Ok(Num::Number(v as f64))
+            }
+            fn visit_i64<E>(self, v: i64) -> core::result::Result<Num, E> {
+                Ok(Num::Number(v as f64))
+            }
+            fn visit_str<E>(self, v: &str) -> core::result::Result<Num, E> {
+                Ok(Num::Text(v.to_string()))
+            }
+        }
+        d.deserialize_any(NumVisitor)
+    }
 }
 
 fn bad(what: &str, index: usize, text: &str, why: &str) -> Error {
