@@ -34,14 +34,17 @@ struct WinJs {
     nodes: usize,
 }
 
-fn precision_arg(v: &JsValue) -> JsResult<Option<Precision>> {
+pub(crate) fn precision_arg(v: &JsValue) -> JsResult<Option<Precision>> {
     if v.is_undefined() || v.is_null() {
         return Ok(None);
     }
     match v.as_string().as_deref() {
         Some("f32") => Ok(Some(Precision::F32)),
         Some("f64") => Ok(Some(Precision::F64)),
-        _ => Err(JsError::new(&format!(
+        Some(other) => Err(JsError::new(&format!(
+            "precision must be \"f32\" or \"f64\", got {other:?}"
+        ))),
+        None => Err(JsError::new(&format!(
             "precision must be \"f32\" or \"f64\", got {}",
             args::describe(v)
         ))),

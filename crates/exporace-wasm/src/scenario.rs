@@ -1,5 +1,6 @@
 //! `run(scenario)`: the JSON scenario format of `exporace run`.
 
+use exporace_study::scenario::ModelSpec;
 use serde_json::{Map, Value};
 use wasm_bindgen::prelude::*;
 
@@ -106,6 +107,30 @@ pub fn noise(options: JsValue) -> JsResult<JsValue> {
 #[wasm_bindgen(js_name = deadZone)]
 pub fn dead_zone(options: JsValue) -> JsResult<JsValue> {
     op("dead_zone", options)
+}
+
+/// `deadZoneOf(model, weights, precision?)`: the `result` of [`dead_zone`]
+/// for weights given as a `Float32Array` (or an array of numbers), read
+/// straight into f32 rather than through the scenario's numbers, so that a
+/// quarter of a million weights take milliseconds. `model` is a catalogue
+/// name, run at its own precision or at `precision` (`"f32"` / `"f64"`).
+#[wasm_bindgen(js_name = deadZoneOf)]
+pub fn dead_zone_of(model: JsValue, weights: JsValue, precision: JsValue) -> JsResult<JsValue> {
+    let model = args::string_arg(&model, "model")?;
+    let precision = crate::exact::precision_arg(&precision)?;
+    let weights = args::array::<f32>(&weights, "weights")?;
+    let spec = match precision {
+        None => ModelSpec::Name(model),
+        Some(p) => ModelSpec::Full {
+            model,
+            precision: Some(p),
+        },
+    };
+    let out = exporace_study::scenario::dead_zone_of(&spec, &weights)?;
+    let json = serde_json::to_value(&out)
+        .map_err(|e| JsError::new(&format!("converting the result: {e}")))?;
+    js_sys::JSON::parse(&camel_keys(json).to_string())
+        .map_err(|_| JsError::new("converting the result to JavaScript"))
 }
 
 /// `overflow`: entries with `q = 0`, infinite or NaN scores, and what each NaN
