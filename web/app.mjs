@@ -5,6 +5,7 @@ import { start } from "./core.mjs";
 import { $ } from "./dom.mjs";
 import { onChange, update, withPreset } from "./state.mjs";
 import { startThreads } from "./threads.mjs";
+import { nextTask } from "./tasks.mjs";
 import * as guide from "./views/guide.mjs";
 import * as weights from "./views/weights.mjs";
 import * as noise from "./views/noise.mjs";
@@ -20,9 +21,6 @@ const DRAWN = { guide, weights, noise, theory, race, speculative };
 
 let generation = 0;
 
-/** A promise settled in a later task (the browser's scheduler.yield where there is one). */
-const nextTask = () => (globalThis.scheduler?.yield ? scheduler.yield() : new Promise((ok) => setTimeout(ok, 0)));
-
 /**
  * Redraws every view; a view that fails says so at the top and the others
  * still draw. Views whose work runs in a worker return a promise: the page
@@ -37,7 +35,7 @@ async function redraw(how) {
   let main = 0;
   for (const [name, view] of Object.entries(DRAWN)) {
     // Each view in a task of its own, so the page answers input between them; a later redraw takes over.
-    if (name !== "guide") await nextTask();
+    await nextTask();
     if (mine !== generation) return;
     const t = performance.now();
     try {
@@ -70,10 +68,14 @@ function redrawSoon() {
 
 onChange((how) => (how.soon ? redrawSoon() : redraw(how)));
 
+/** Starts the core, wires the views and draws the first state, each step in a task of its own. */
 async function main() {
   await start();
+  await nextTask();
   for (const view of [guide, weights, noise, race, experiment, speculative, performance_, share]) view.wire();
+  await nextTask();
   if (!(await share.restoreFromUrl())) update((d) => withPreset(d, "many-tail", d.params), { sync: true });
+  await nextTask();
   performance_.showPerf();
   await startThreads();
 }

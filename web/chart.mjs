@@ -3,6 +3,7 @@
 // natively. These functions only say what to draw: values the core returned
 // (or the inputs), names and colours.
 import { ex } from "./core.mjs";
+import { redrawOnResize } from "./resized.mjs";
 
 const BLUE = [31, 95, 191];
 const RED = [192, 57, 43];
@@ -21,8 +22,11 @@ function draw(canvas, chart) {
   if (canvas.height !== height) canvas.height = height;
   ex.drawBars(canvas, chart);
   canvas.dataset.drawn = String(chart.series[0].values.length);
+  // How many times it was drawn: a redraw with the same number of bars is seen too.
+  canvas.dataset.draws = String(Number(canvas.dataset.draws || 0) + 1);
   // Which colour each series got, for the legend's readers and the tests.
   canvas.dataset.colors = JSON.stringify(chart.series.map((s) => [s.name, s.color]));
+  redrawOnResize(canvas, () => draw(canvas, chart));
 }
 
 /** A score as the core reports it in tables ("inf", "nan" or a number) as a number. */

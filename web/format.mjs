@@ -1,5 +1,6 @@
 // Numbers as the page prints them: f64 values, f32 values in their shortest
-// decimal, and estimates with the digits their bracket supports.
+// decimal, estimates with the digits their bracket supports, and Monte
+// Carlo statistics to 4 digits.
 
 /** A number: plain between 1e-3 and 1e6, else with 7 significant digits in exponent form. */
 export const fmt = (v) =>
@@ -25,4 +26,13 @@ export const fmtBounded = (p, lower, upper) => {
   if (!(halfWidth > 0) || p === 0) return fmt(p);
   const digits = Math.min(17, Math.max(1, Math.ceil(Math.log10(Math.abs(p) / halfWidth)) + 1));
   return String(Number(p.toPrecision(digits)));
+};
+
+/**
+ * A statistic of a Monte Carlo run (chi-square, p-value, z, a distance) to 4
+ * significant digits: its sampling error is far larger than a 5th digit.
+ */
+export const fmtStat = (v) => {
+  if (typeof v !== "number" || !Number.isFinite(v)) return fmt(v);
+  return v !== 0 && (Math.abs(v) < 1e-3 || Math.abs(v) >= 1e6) ? v.toExponential(3) : String(Number(v.toPrecision(4)));
 };

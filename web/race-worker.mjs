@@ -7,8 +7,9 @@
 import { answer, ex } from "./worker-loop.mjs";
 import { tokenRaces } from "./token-races.mjs";
 
-answer(({ scenario, tokens }) => {
+answer(({ scenario, tokens, deadZone }) => {
   if (tokens) return { races: tokenRaces(ex, tokens) };
+  if (deadZone) return { deadZone: ex.deadZoneOf(deadZone.model, deadZone.weights) };
   const plain = Object.fromEntries(Object.entries(scenario).map(([k, v]) => [k, ArrayBuffer.isView(v) ? Array.from(v) : v]));
   return { report: ex.run({ exporace: 1, ...plain }) };
 });

@@ -4,6 +4,7 @@
 // core, and a canvas drawing of one line per precision.
 import { ex } from "./core.mjs";
 import { PRECISION_COLOR } from "./chart.mjs";
+import { redrawOnResize } from "./resized.mjs";
 
 /** Representable values drawn on each side of a score. */
 const SIDE = 2;
@@ -67,6 +68,7 @@ export function drawUlpLines(canvas, lines, { names, winners, exactWinner }) {
   const g = canvas.getContext("2d");
   g.setTransform(ratio, 0, 0, ratio, 0, 0);
   const width = canvas.clientWidth, height = canvas.clientHeight;
+  redrawOnResize(canvas, () => drawUlpLines(canvas, lines, { names, winners, exactWinner }));
   g.fillStyle = "#fff";
   g.fillRect(0, 0, width, height);
   g.font = `${width < 500 ? 11 : 13}px system-ui, sans-serif`;

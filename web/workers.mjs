@@ -80,7 +80,7 @@ function sendNext() {
 }
 
 /**
- * The race worker's answer to `message` ({scenario} or {tokens}): a promise
+ * The race worker's answer to `message` ({scenario}, {deadZone} or {tokens}): a promise
  * of the answer, or of null when a later request of the same `kind` came
  * before this one was sent; it rejects with the core's refusal.
  */
@@ -99,7 +99,7 @@ export function deadZoneOf(model, weights) {
   let byModel = deadZones.get(weights);
   if (!byModel) deadZones.set(weights, (byModel = new Map()));
   if (!byModel.has(model)) {
-    const answer = askRaces(`dead_zone ${model}`, { scenario: { op: "dead_zone", model, weights } }).then((a) => a?.report.result ?? null);
+    const answer = askRaces(`dead_zone ${model}`, { deadZone: { model, weights } }).then((a) => a?.deadZone ?? null);
     // A failure or a cancelled ask is not kept: the next ask tries again.
     answer.then((r) => r === null && byModel.delete(model), () => byModel.delete(model));
     byModel.set(model, answer);

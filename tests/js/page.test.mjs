@@ -279,9 +279,32 @@ test("edit a draw to E = 0, share the link, reload to the same state; performanc
 
 test("experiment in a worker: runs to completion against the exact expectation, cancels, measures the shared-noise bias", async () => {
   const { page, errors } = await open(true);
+  // The many-tail race itself: a run of hours is refused before it starts, with the trials that fit.
   await page.selectOption("#exp-sampler", "race");
+  await page.fill("#exp-trials", "10000000");
   await page.click("#exp-run");
-  assert.match(await text(page, "#exp-status"), /runs on up to 4096 tokens; this race has 262145/);
+  await page.waitForFunction(() => /^Refused/.test(document.getElementById("exp-status").textContent), null, { timeout: 60000 });
+  assert.match(await text(page, "#exp-status"),
+    /^Refused: 10000000 trials would take about [\d.]+ h here \(timed on \d+ trials first\); a run may take at most 60 min, about \d+ trials\. Nothing ran\.$/);
+  assert.equal(await page.locator("#exp-run").isDisabled(), false);
+  assert.equal(await page.locator("#exp-progress").evaluate((p) => p.value), 0);
+  // A run that fits says how long it will take before it starts, then counts the tails' wins: the exact
+  // expectation of 1024 trials is the core's P(a tail wins) under fp32 noise times 1024.
+  await page.fill("#exp-trials", "1024");
+  await page.click("#exp-run");
+  await page.waitForFunction(() => /^Estimated: about \d+ (s|min) here/.test(document.getElementById("exp-estimate").textContent), null, { timeout: 60000 });
+  await page.waitForSelector("#exp-summary", { timeout: 300000 });
+  assert.equal(await text(page, "#exp-status"), "Done: 1024 trials under torch-cuda-f32.");
+  assert.match(await text(page, "#exp-estimate"), /^Estimated: about \d+ (s|min) here \(timed on \d+ trials first\)\. It took \d+ (s|min)\.$/);
+  const tails = core.winProbabilities("torch-cuda-f32", Float64Array.from(core.weightsFromLogits(Float64Array.of(0, -PARAMS.gap), 1)),
+    Float64Array.of(1, PARAMS.tails)).groups[1].probability;
+  // The categories sit in a closed <details>: read their cells' text.
+  const [, tailRow] = (await page.locator("#exp-categories tr").evaluateAll((rows) => rows.map((r) => [...r.cells].map((c) => c.textContent)))).slice(1);
+  assert.equal(tailRow[0], `1 .. ${PARAMS.tails}`);
+  assert.ok(Math.abs(Number(tailRow[1]) - tails) <= 1e-6 * tails, `expected ${tailRow[1]} against the core's ${tails}`);
+  // At 20.5 nats every tail is in fp32's dead zone: none can win, and none did.
+  assert.equal(tails, 0);
+  assert.equal(tailRow[2], "0");
 
   // Five pasted weights, four distinct: four categories.
   await page.click("#paste-box summary");
@@ -1345,52 +1368,101 @@ test("dist/ on a static host without COOP/COEP, in a subfolder: isolated by its 
   }
 });
 
-test("long tasks: the main thread's longest block in each main interaction, measured and reported", async (t) => {
+test("long tasks and latency: no main-thread task over 50 ms; the first view follows a drag within 100 ms, at 262145 tokens", async (t) => {
   const { server, url } = await startServer({ port: 0, isolate: true });
   servers.push(server);
-  const page = await context.newPage();
-  const errors = collectErrors(page);
-  // Every long task (over 50 ms) of the main thread, from the first script on.
-  await page.addInitScript(() => {
-    window.__longTasks = [];
-    new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) window.__longTasks.push({ start: e.startTime, duration: e.duration });
-    }).observe({ type: "longtask", buffered: true });
-  });
-  await page.goto(url);
-  await page.waitForSelector("#exact-chart[data-drawn]", { timeout: 120000 });
-  await page.waitForSelector("#exact-table", { timeout: 120000 });
-  const since = () => page.evaluate(() => performance.now());
-  const longest = (from) => page.evaluate((f) => Math.max(0, ...window.__longTasks.filter((e) => e.start >= f).map((e) => e.duration)), from);
-  const figures = { "first load (262145 tokens)": await longest(0) };
-  const measure = async (name, action) => {
-    const from = await since();
-    await redrawn(page, action);
-    await page.waitForTimeout(300);
-    figures[name] = await longest(from);
+  // On a busy 2-core machine a task can be stretched by other processes: a figure over its bound is measured
+  // again in a fresh page, and the test fails only when both measurements are over.
+  const measureAll = async () => {
+    const page = await context.newPage();
+    const errors = collectErrors(page);
+    // Every long task (over 50 ms) of the main thread, from the first script on.
+    await page.addInitScript(() => {
+      window.__longTasks = [];
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) window.__longTasks.push({ start: e.startTime, duration: e.duration });
+      }).observe({ type: "longtask", buffered: true });
+    });
+    await page.goto(url);
+    await page.waitForSelector("#exact-chart[data-drawn]", { timeout: 120000 });
+    await page.waitForSelector("#exact-table", { timeout: 120000 });
+    await page.waitForFunction(() => Number(document.body.dataset.ready) > 0, null, { timeout: 120000 });
+    await page.waitForTimeout(500);
+    const since = () => page.evaluate(() => performance.now());
+    const longest = (from) => page.evaluate((f) => Math.max(0, ...window.__longTasks.filter((e) => e.start >= f).map((e) => e.duration)), from);
+    const tasks = { "first load": await longest(0) };
+    const latency = {};
+    const measure = async (name, action) => {
+      const from = await since();
+      await redrawn(page, action);
+      await page.waitForTimeout(300);
+      tasks[name] = await longest(from);
+    };
+    // The gap slider moved by a step: the time until the lead figure's readout (the exact probabilities,
+    // from the theory worker) shows the new gap; the marker is drawn before it.
+    await measure("gap slider", async () => {
+      latency["gap slider to the lead figure"] = await page.evaluate(() => new Promise((ok) => {
+        const slider = document.getElementById("gap-slider");
+        const want = String(Number(slider.value) + 0.5);
+        const readout = document.getElementById("lead-readout");
+        const t0 = performance.now();
+        const seen = new MutationObserver(() => {
+          if (readout.textContent.startsWith(`At ${want} nats,`)) {
+            seen.disconnect();
+            ok(performance.now() - t0);
+          }
+        });
+        seen.observe(readout, { childList: true, characterData: true, subtree: true });
+        slider.value = want;
+        slider.dispatchEvent(new Event("input"));
+        slider.dispatchEvent(new Event("change"));
+      }));
+    });
+    // A weight slider moved: the time until the weights chart (the view the slider belongs to) is redrawn.
+    await measure("weight slider drag", async () => {
+      latency["weight slider to its chart"] = await page.evaluate(() => new Promise((ok) => {
+        const chart = document.getElementById("prob-chart");
+        const draws = chart.dataset.draws;
+        const t0 = performance.now();
+        const seen = new MutationObserver(() => {
+          if (chart.dataset.draws !== draws) {
+            seen.disconnect();
+            ok(performance.now() - t0);
+          }
+        });
+        seen.observe(chart, { attributes: true, attributeFilter: ["data-draws"] });
+        const slider = document.getElementById("slider-1");
+        slider.value = "-8";
+        slider.dispatchEvent(new Event("input"));
+      }));
+    });
+    await measure("seed change", async () => {
+      await page.fill("#seed", "8");
+      await page.locator("#seed").dispatchEvent("change");
+    });
+    await measure("preset to near-tie", () => page.selectOption("#preset", "near-tie"));
+    await measure("preset to uniform (32000 tokens)", () => page.selectOption("#preset", "uniform"));
+    await measure("preset back to many-tail", () => page.selectOption("#preset", "many-tail"));
+    assert.deepEqual(errors, []);
+    await page.close();
+    return { tasks, latency };
   };
-  await measure("gap slider, 262145 tokens", async () => {
-    await page.locator("#gap-slider").focus();
-    await page.keyboard.press("ArrowRight");
-  });
-  await measure("weight slider drag, 262145 tokens", () => page.locator("#slider-1").fill("-8"));
-  await measure("seed change, 262145 tokens", async () => {
-    await page.fill("#seed", "8");
-    await page.locator("#seed").dispatchEvent("change");
-  });
-  await measure("preset to near-tie", () => page.selectOption("#preset", "near-tie"));
-  await measure("preset to uniform (32000 tokens)", () => page.selectOption("#preset", "uniform"));
-  await measure("preset back to many-tail", () => page.selectOption("#preset", "many-tail"));
-  const worst = Math.max(...Object.values(figures));
-  const report = Object.entries(figures).map(([k, v]) => `${k}: ${Math.round(v)} ms`).join("; ");
-  t.diagnostic(`longest main-thread task per interaction (0: none over 50 ms): ${report}`);
-  console.log(`long tasks: ${report}`);
-  // The first load (the package's start and the 262145-bar weights chart)
-  // passes 50 ms, and that chart, redrawn after a drag, at times does too:
-  // the figures are reported, not asserted.
-  assert.ok(Number.isFinite(worst), report);
-  assert.deepEqual(errors, []);
-  await page.close();
+  const report = ({ tasks, latency }) =>
+    Object.entries(tasks).map(([k, v]) => `${k}: ${Math.round(v)} ms`).join("; ") +
+    " | " + Object.entries(latency).map(([k, v]) => `${k}: ${Math.round(v)} ms`).join("; ");
+  const over = ({ tasks, latency }) => [
+    ...Object.entries(tasks).filter(([, v]) => v > 50).map(([k]) => `a ${k} task`),
+    ...Object.entries(latency).filter(([, v]) => v > 100).map(([k]) => k),
+  ];
+  const first = await measureAll();
+  t.diagnostic(`longest main-thread task per interaction (0: none over 50 ms), then latencies: ${report(first)}`);
+  console.log(`long tasks and latency: ${report(first)}`);
+  if (over(first).length === 0) return;
+  const second = await measureAll();
+  t.diagnostic(`measured again: ${report(second)}`);
+  console.log(`long tasks and latency, measured again: ${report(second)}`);
+  const both = over(first).filter((k) => over(second).includes(k));
+  assert.deepEqual(both, [], `over the bound twice: ${both.join(", ")} (${report(first)}; then ${report(second)})`);
 });
 
 test("the first screen leads with the live figure: P(a tail wins) against the gap, exact, fp32 and fp64, fine at the dead-zone edge", async () => {
@@ -1403,6 +1475,13 @@ test("the first screen leads with the live figure: P(a tail wins) against the ga
     assert.ok(box.y >= 0 && box.y + box.height <= height, `${width}x${height}: the figure spans ${box.y} to ${box.y + box.height}`);
     assert.equal(await page.evaluate(() => document.querySelector("canvas").id), "exact-chart");
     await page.waitForSelector("#exact-chart[data-drawn]", { timeout: 120000 });
+    // Charts take the width they have: after the resize each drawn chart is drawn again at its new CSS width
+    // (the ulp lines at the device's pixel ratio), not scaled with its text.
+    await page.waitForFunction(() => [...document.querySelectorAll("canvas[data-drawn-width]")]
+      .filter((c) => c.clientWidth > 0)
+      .every((c) => c.dataset.drawnWidth === String(c.clientWidth) && c.width % c.clientWidth === 0 && c.width >= c.clientWidth), null, { timeout: 30000 });
+    const lead = await page.evaluate(() => [document.getElementById("exact-chart").width, document.getElementById("exact-chart").clientWidth]);
+    assert.equal(lead[0], lead[1], `${width}x${height}: the lead figure is drawn ${lead[0]} px wide in a ${lead[1]} px box`);
     await page.screenshot({ path: join(shots, `lead-${width}x${height}.png`) });
   }
   await page.setViewportSize({ width: 1280, height: 900 });

@@ -2,25 +2,20 @@
 // pipeline A's noise model, counted per category against the exact
 // expectation, with its chi-square test and a histogram.
 import { $, checkedNumbers } from "../dom.mjs";
-import { fmt } from "../format.mjs";
+import { fmt, fmtStat } from "../format.mjs";
 import { drawHistogram } from "../chart.mjs";
 import { EXPERIMENT_STEP } from "../presets.mjs";
 import { moduleWorker } from "../workers.mjs";
 import { startRun, stopRun } from "../runs.mjs";
 import { describeChart } from "../described.mjs";
+import { duration, judgeRun } from "../estimate.mjs";
 import { state } from "../state.mjs";
-
-/** The largest vocabulary of the race sampler's experiments. */
-const MAX_EXPERIMENT_VOCAB = 4096;
 
 const experiment = { worker: null };
 
 function experimentInputs(sampler) {
   if (sampler !== "race") {
     return { target: Float32Array.from(EXPERIMENT_STEP.target), draft: Float32Array.from(EXPERIMENT_STEP.draft) };
-  }
-  if (state.weights.length > MAX_EXPERIMENT_VOCAB) {
-    throw new Error(`the race sampler runs on up to ${MAX_EXPERIMENT_VOCAB} tokens; this race has ${state.weights.length}`);
   }
   return { target: state.weights, draft: null };
 }
@@ -33,23 +28,29 @@ function startExperiment() {
   const checked = checkedNumbers(["exp-trials"], "exp-status");
   if (!checked) return;
   const trials = checked["exp-trials"];
-  let inputs;
-  try {
-    inputs = experimentInputs(sampler);
-  } catch (e) {
-    $("exp-status").textContent = e.message;
-    return;
-  }
+  const inputs = experimentInputs(sampler);
   $("exp-out").innerHTML = "";
+  $("exp-estimate").textContent = "";
   $("exp-chart").hidden = true;
   describeChart("exp-chart", null);
   $("exp-progress").value = 0;
   startRun("exp");
-  $("exp-status").textContent = `Running ${trials} trials under ${model}…`;
+  $("exp-status").textContent = `Timing ${trials} trials under ${model} before the run…`;
   const worker = moduleWorker("experiment-worker.mjs");
   experiment.worker = worker;
-  const started = performance.now();
+  const request = { model, ...inputs, options: { sampler, trials, seed: Number(state.seed), nanPolicy: state.nanPolicy } };
+  let started, estimate;
   worker.onmessage = ({ data }) => {
+    if (data.calibration) {
+      // The estimate comes before the run, and a run of hours never starts.
+      const verdict = judgeRun(data.calibration, trials);
+      if (!verdict.ok) return stopExperiment(verdict.text);
+      estimate = verdict;
+      $("exp-estimate").textContent = verdict.text;
+      $("exp-status").textContent = `Running ${trials} trials under ${model}…`;
+      started = performance.now();
+      return worker.postMessage(request);
+    }
     if (data.progress !== undefined) {
       $("exp-progress").value = data.progress;
       // The time left at the rate so far, once there is a rate to go by.
@@ -57,17 +58,17 @@ function startExperiment() {
       if (data.progress > 0.02 && data.progress < 1 && elapsed > 0.5) {
         const left = (elapsed * (1 - data.progress)) / data.progress;
         $("exp-status").textContent =
-          `Running ${trials} trials under ${model}: ${Math.round(data.progress * 100)}%, ` +
-          `about ${left < 90 ? `${Math.ceil(left)} s` : `${Math.ceil(left / 60)} min`} left.`;
+          `Running ${trials} trials under ${model}: ${Math.round(data.progress * 100)}%, about ${duration(left)} left.`;
       }
       return;
     }
     if (data.error) return stopExperiment(`The experiment failed: ${data.error}`);
     stopExperiment(`Done: ${trials} trials under ${model}.`);
+    $("exp-estimate").textContent = `${estimate.text} It took ${duration((performance.now() - started) / 1000)}.`;
     showExperiment(data.report, sampler, model);
   };
   worker.onerror = (e) => stopExperiment(`The experiment failed: ${e.message}`);
-  worker.postMessage({ model, ...inputs, options: { sampler, trials, seed: Number(state.seed), nanPolicy: state.nanPolicy } });
+  worker.postMessage({ calibrate: request });
 }
 
 function showExperiment(r, sampler, model) {
@@ -75,8 +76,8 @@ function showExperiment(r, sampler, model) {
   $("exp-out").innerHTML =
     `<table class="facts" id="exp-summary"><tr><th>trials</th><th>chi-square</th><th>df</th><th>p-value</th>` +
     `<th>max |z|</th><th>TV to expectation</th><th>TV to target</th><th>impossible seen</th></tr>` +
-    `<tr><td>${r.trials}</td><td>${fmt(r.chiSquare)}</td><td>${r.df}</td><td>${fmt(r.pValue)}</td><td>${fmt(r.maxAbsZ)}</td>` +
-    `<td>${fmt(r.tvDistance)}</td><td>${fmt(r.tvToTarget)}</td><td>${r.impossibleSeen}</td></tr></table>` +
+    `<tr><td>${r.trials}</td><td>${fmtStat(r.chiSquare)}</td><td>${r.df}</td><td>${fmtStat(r.pValue)}</td><td>${fmtStat(r.maxAbsZ)}</td>` +
+    `<td>${fmtStat(r.tvDistance)}</td><td>${fmtStat(r.tvToTarget)}</td><td>${r.impossibleSeen}</td></tr></table>` +
     (sampler === "rejection_shared"
       ? "<p>Shared noise: the expectation is the target itself (what an unbiased sampler gives); the distance to it is the measured bias.</p>"
       : "") +
@@ -85,7 +86,7 @@ function showExperiment(r, sampler, model) {
     cats
       .slice(0, 200)
       .map((c) => `<tr><td>${c.tokens > 1 ? `${c.first} .. ${c.first + c.tokens - 1}` : c.first}</td><td>${fmt(c.expected)}</td>` +
-        `<td>${c.observed}</td><td>${fmt(c.z)}</td></tr>`)
+        `<td>${c.observed}</td><td>${fmtStat(c.z)}</td></tr>`)
       .join("") +
     "</table></details>";
   const canvas = $("exp-chart");
@@ -94,9 +95,9 @@ function showExperiment(r, sampler, model) {
   const shown = cats.slice(0, 64);
   const title = `${r.trials} trials under ${model}: observed counts against the exact expectation`;
   drawHistogram(canvas, shown, { title, flagged: shown.flatMap((c, i) => (Math.abs(c.z) > 4 ? [i] : [])) });
-  describeChart("exp-chart", `${title}; chi-square p-value ${fmt(r.pValue)}, largest |z| ${fmt(r.maxAbsZ)}.`,
+  describeChart("exp-chart", `${title}; chi-square p-value ${fmtStat(r.pValue)}, largest |z| ${fmtStat(r.maxAbsZ)}.`,
     ["tokens", "observed count", "expected count", "z"],
-    shown.map((c) => [c.tokens > 1 ? `${c.first} .. ${c.first + c.tokens - 1}` : String(c.first), String(c.observed), fmt(c.expectedCount), fmt(c.z)]));
+    shown.map((c) => [c.tokens > 1 ? `${c.first} .. ${c.first + c.tokens - 1}` : String(c.first), String(c.observed), fmt(c.expectedCount), fmtStat(c.z)]));
 }
 
 export function wire() {

@@ -10,6 +10,7 @@ import { IDEAL_COLOR, PRECISION_COLOR } from "../chart.mjs";
 import { manyTailGroups } from "../presets.mjs";
 import { askTheory } from "../workers.mjs";
 import { state } from "../state.mjs";
+import { redrawOnResize } from "../resized.mjs";
 
 /** The models of the curves: the ideal race and both pipelines. */
 const curveModels = () => [...new Set(["ideal", ...state.models])];
@@ -99,6 +100,7 @@ function drawCurve() {
     series: curve.series.map((s) => ({ ...s, ...style(s.name) })),
   });
   canvas.dataset.drawn = curve.key;
+  redrawOnResize(canvas, drawCurve);
   // Where a curve stops falling, and why, from the models' documented facts.
   $("curve-floors").textContent = curve.series.map(({ name }) => {
     const f = modelFacts(name);

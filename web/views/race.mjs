@@ -10,6 +10,7 @@ import { compareHtml } from "../compare.mjs";
 import { drawUlpLines, ulpLine } from "../ulpline.mjs";
 import { describeChart } from "../described.mjs";
 import { askRaces } from "../workers.mjs";
+import { nextTask } from "../tasks.mjs";
 import { compareScenario, state, update } from "../state.mjs";
 
 /** Each token's race in both pipelines of state `s`, computed in the race worker: [{ token, a: {score, bits}, b: {score, bits} }]. */
@@ -125,6 +126,9 @@ async function showCompare() {
   const byToken = new Map(races.map((x) => [x.token, x]));
   $("score-chart").hidden = false;
   const describe = drawRaceScores(r, shown.map((t) => byToken.get(t)));
+  // The number lines in a task of their own: the page answers input between the charts.
+  await nextTask();
+  if (state !== s) return;
   showUlps(r, byToken);
   describe();
   $("compare-summary").innerHTML = compareHtml(r);

@@ -4,12 +4,14 @@
 // draft position.
 import { ask, coreScore, ex, scoreLabel } from "../core.mjs";
 import { $, checkedNumbers, esc } from "../dom.mjs";
-import { fmt, fmt32 } from "../format.mjs";
+import { fmt, fmt32, fmtStat } from "../format.mjs";
 import { drawScores } from "../chart.mjs";
 import { compareHtml } from "../compare.mjs";
 import { SPEC_STEP, specBatch } from "../presets.mjs";
 import { moduleWorker } from "../workers.mjs";
 import { startRun, stopRun } from "../runs.mjs";
+import { duration, judgeRun } from "../estimate.mjs";
+import { nextTask } from "../tasks.mjs";
 import { describeChart } from "../described.mjs";
 import { state, update } from "../state.mjs";
 
@@ -187,7 +189,7 @@ function showSpec() {
         (req.bonusRace ? ` from the bonus race (score ${fmt(req.bonusRace.winner.score)}).` : ".") + "</li>";
   });
   $("spec-out").innerHTML = html + "</ul>";
-  showSpecRaces(report);
+  return report;
 }
 
 /** Scores of every token of a race in fp32 and fp64, each computed by the core. */
@@ -209,7 +211,7 @@ function scoreTable(id, weightName, weights, rows, winners) {
 /**
  * Each request's recovered-token race (the residual from the core raced on the
  * request's noise row through the compare operation, as the race view does)
- * and its bonus race, at fp32 and fp64.
+ * and its bonus race, at fp32 and fp64: their HTML and the charts to draw.
  */
 function showSpecRaces(report) {
   const r = report.result, seed = BigInt(report.seed), policy = state.nanPolicy;
@@ -264,7 +266,14 @@ function showSpecRaces(report) {
     charts.push({ id: `spec-bonus-chart-${b}`, title: `request ${b}: bonus race`, rows, nameA: "bonus race fp32", nameB: "bonus race fp64", a: w32, b: w64, flip: w32 !== w64 });
     html += `<canvas id="spec-bonus-chart-${b}" class="chart small" role="img" aria-label="bonus race of request ${b}"></canvas></div>`;
   });
+  return { html, charts };
+}
+
+/** Writes the races and draws their charts, the charts in a later task (the page answers input meanwhile). */
+async function drawSpecRaces({ html, charts }, key) {
   $("spec-races").innerHTML = html;
+  await nextTask();
+  if (key !== drawnFor) return;
   // Sizes read in one pass and the canvases sized in one: the page is laid out once for all the charts, and
   // the descriptions are written after the last is drawn.
   const canvases = charts.map((c) => $(c.id));
@@ -306,21 +315,31 @@ function startLossless() {
   const positions = state.spec.draft_token_ids.length;
   const reports = [];
   $("spec-lossless").innerHTML = "";
+  $("spec-estimate").textContent = "";
   $("spec-progress").value = 0;
   startRun("spec");
-  $("spec-status").textContent = `Running ${label}, ${trials} trials per position under ${model}…`;
+  $("spec-status").textContent = `Timing ${trials} trials per position under ${model} before the run…`;
   const worker = moduleWorker("experiment-worker.mjs");
   lossless.worker = worker;
-  const next = () => {
-    const t = reports.length;
-    worker.postMessage({
-      model,
-      target: Float32Array.from(state.spec.target_probs[t]),
-      draft: Float32Array.from(state.spec.draft_probs[t]),
-      options: { sampler, trials, seed, nanPolicy: state.nanPolicy },
-    });
-  };
+  const request = (t) => ({
+    model,
+    target: Float32Array.from(state.spec.target_probs[t]),
+    draft: Float32Array.from(state.spec.draft_probs[t]),
+    options: { sampler, trials, seed, nanPolicy: state.nanPolicy },
+  });
+  const next = () => worker.postMessage(request(reports.length));
+  let started, estimate;
   worker.onmessage = ({ data }) => {
+    if (data.calibration) {
+      // Every position is timed as the first: the estimate comes before the run, and a run of hours never starts.
+      const verdict = judgeRun(data.calibration, trials, positions);
+      if (!verdict.ok) return stopLossless(verdict.text);
+      estimate = verdict;
+      $("spec-estimate").textContent = verdict.text;
+      $("spec-status").textContent = `Running ${label}, ${trials} trials per position under ${model}…`;
+      started = performance.now();
+      return next();
+    }
     if (data.progress !== undefined) {
       $("spec-progress").value = (reports.length + data.progress) / positions;
       return;
@@ -330,10 +349,11 @@ function startLossless() {
     showLossless(reports, label, model, trials);
     if (reports.length < positions) return next();
     const worst = Math.min(...reports.map((r) => r.pValue));
-    stopLossless(`Done: ${label}, ${positions} positions × ${trials} trials under ${model}; smallest p-value ${fmt(worst)}.`);
+    stopLossless(`Done: ${label}, ${positions} positions × ${trials} trials under ${model}; smallest p-value ${fmtStat(worst)}.`);
+    $("spec-estimate").textContent = `${estimate.text} It took ${duration((performance.now() - started) / 1000)}.`;
   };
   worker.onerror = (e) => stopLossless(`The experiment failed: ${e.message}`);
-  next();
+  worker.postMessage({ calibrate: request(0) });
 }
 
 function showLossless(reports, label, model, trials) {
@@ -350,8 +370,8 @@ function showLossless(reports, label, model, trials) {
         const j = t - (b ? cu[b - 1] : 0);
         const biased = r.pValue < 1e-6;
         return `<tr class="${biased ? "nan" : ""}"><td>${b}</td><td>${j}</td><td>${list(state.spec.target_probs[t])}</td>` +
-          `<td>${list(state.spec.draft_probs[t])}</td><td>${list(r.counts)}</td><td>${fmt(r.chiSquare)}</td>` +
-          `<td>${r.df}</td><td>${fmt(r.pValue)}</td><td>${fmt(r.tvToTarget)}</td>` +
+          `<td>${list(state.spec.draft_probs[t])}</td><td>${list(r.counts)}</td><td>${fmtStat(r.chiSquare)}</td>` +
+          `<td>${r.df}</td><td>${fmtStat(r.pValue)}</td><td>${fmtStat(r.tvToTarget)}</td>` +
           `<td>${biased ? "biased: the output is not p" : "consistent with p"}</td></tr>`;
       })
       .join("") + "</table>";
@@ -360,13 +380,20 @@ function showLossless(reports, label, model, trials) {
 /** What the step depends on, as last drawn: the batch, the seed and the NaN policy. */
 let drawnFor = [];
 
-/** Redraws the section when its batch, seed or NaN policy changed (the form too when the batch changed elsewhere). */
-export function render() {
+/** Redraws the section when its batch, seed or NaN policy changed (the form too when the batch changed elsewhere); the promise settles once it is drawn. */
+export async function render() {
   const key = [state.spec, state.seed, state.nanPolicy];
   if (key.every((k, i) => k === drawnFor[i])) return;
   drawnFor = key;
   if (formFor !== state.spec) showSpecEditor();
-  showSpec();
+  const report = showSpec();
+  // The step's trace first, its races in a later task and their charts in a third.
+  await nextTask();
+  if (key !== drawnFor) return;
+  const races = showSpecRaces(report);
+  await nextTask();
+  if (key !== drawnFor) return;
+  await drawSpecRaces(races, key);
 }
 
 export function wire() {

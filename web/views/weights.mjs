@@ -9,6 +9,7 @@ import { drawWeights } from "../chart.mjs";
 import { state, update, withPreset, withWeights } from "../state.mjs";
 import { describeChart } from "../described.mjs";
 import { deadZoneOf } from "../workers.mjs";
+import { nextTask } from "../tasks.mjs";
 
 /** Which presets show which parameter field. */
 const FIELDS = { tails: ["many-tail"], gap: ["many-tail"], vocab: ["uniform", "zipf"], zipf: ["zipf"] };
@@ -110,7 +111,9 @@ export function render({ sync = false } = {}) {
     : "";
   // The chart waits for pipeline A's dead zone, computed off the main thread.
   const { weights, models } = state;
-  return deadZoneOf(models[0], weights).then((dead) => {
+  return deadZoneOf(models[0], weights).then(async (dead) => {
+    // Drawn in a task of its own: other views' answers to the same dead zone are shown in theirs.
+    await nextTask();
     if (!dead || state.weights !== weights || state.models[0] !== models[0]) return;
     const threshold = dead.count ? dead.threshold : null;
     drawWeights($("prob-chart"), weights, { threshold });
