@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-step() { printf '\n== test: %s\n' "$*"; }
+step() { printf '\n== test: %s (%s)\n' "$*" "$(date +%T)"; }
 
 step "rustfmt"
 cargo fmt --all -- --check
