@@ -41,11 +41,6 @@ if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $WASM_BINDGEN_VERS
   cargo install wasm-bindgen-cli --version "=$WASM_BINDGEN_VERSION" --force
 fi
 
-step "wasm-pack"
-if ! command -v wasm-pack >/dev/null; then
-  cargo install wasm-pack --locked || cargo install wasm-pack
-fi
-
 step "npm packages"
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   npm ci --no-audit --no-fund

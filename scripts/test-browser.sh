@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# The wasm crate's tests in headless Debian Chromium: once through cargo with
-# wasm-bindgen-test-runner, once through `wasm-pack test` as the crate's users
-# run them. Chromium's flags are in crates/exporace-wasm/webdriver.json;
-# nothing is downloaded (the exact runner is on PATH, chromedriver is Debian's).
+# The wasm crate's tests in headless Debian Chromium, through cargo with
+# wasm-bindgen-test-runner. Chromium's flags are in
+# crates/exporace-wasm/webdriver.json; nothing is downloaded (the exact
+# runner is on PATH, chromedriver is Debian's).
 set -euo pipefail
 cd "$(dirname "$0")/../crates/exporace-wasm"
 export PATH="$HOME/.cargo/bin:$PATH"
@@ -11,4 +11,3 @@ export WASM_BINDGEN_TEST_TIMEOUT=120
 
 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
   cargo test --target wasm32-unknown-unknown
-wasm-pack test --headless --chrome .

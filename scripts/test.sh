@@ -18,9 +18,10 @@ cargo clippy -p exporace --target wasm32-unknown-unknown --no-default-features -
 step "native tests and doc tests"
 cargo test --workspace
 
+# Their doc tests ran above; here their unit and integration tests run.
 step "the sampler and the study layer, each with its own features"
-cargo test -p exporace
-cargo test -p exporace-study
+cargo test -p exporace --lib --tests
+cargo test -p exporace-study --lib --tests
 
 # The default build is x86-64's baseline; the benchmarks build for the CPU
 # they run on, whose lanes (AVX2, or AVX-512 with its own Philox, key and
@@ -69,7 +70,7 @@ timed node --test tests/js/timing.test.mjs tests/js/rounds.test.mjs
 step "npm package build (pkg/: web, node, threads)"
 timed scripts/build-pkg.sh
 
-step "wasm-bindgen tests in headless Chromium (cargo and wasm-pack)"
+step "wasm-bindgen tests in headless Chromium"
 timed scripts/test-browser.sh
 
 step "Node consumer of the packed tarball (import, require, garbage, types)"

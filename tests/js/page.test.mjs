@@ -557,6 +557,8 @@ test("presets, sliders, JSON import, u editing, addresses, the speculative step'
   };
   await page.click("#spec-run");
   const salted = await verdicts("rejection_salted");
+  // Timed before it started: the estimate for every position, then how long it took.
+  assert.match(await text(page, "#spec-estimate"), /^Estimated: about \d+ (s|min) here \(timed on \d+ trials first\)\. It took \d+ (s|min)\.$/);
   assert.ok(salted.every((r) => r.verdict === "consistent with p" && r.p > 1e-4), JSON.stringify(salted));
   await page.check("#spec-shared");
   const shared = await verdicts("rejection_shared");
