@@ -6,9 +6,9 @@ import { fmt, fmtStat } from "../format.mjs";
 import { drawHistogram } from "../chart.mjs";
 import { EXPERIMENT_STEP } from "../presets.mjs";
 import { moduleWorker } from "../workers.mjs";
-import { startRun, stopRun } from "../runs.mjs";
+import { estimateRun, startRun, stopRun } from "../runs.mjs";
 import { describeChart } from "../described.mjs";
-import { duration, judgeRun } from "../estimate.mjs";
+import { duration } from "../estimate.mjs";
 import { state } from "../state.mjs";
 
 const experiment = { worker: null };
@@ -39,22 +39,19 @@ function startExperiment() {
   const worker = moduleWorker("experiment-worker.mjs");
   experiment.worker = worker;
   const request = { model, ...inputs, options: { sampler, trials, seed: Number(state.seed), nanPolicy: state.nanPolicy } };
-  let started, estimate;
+  let run;
   worker.onmessage = ({ data }) => {
     if (data.calibration) {
       // The estimate comes before the run, and a run of hours never starts.
-      const verdict = judgeRun(data.calibration, trials);
-      if (!verdict.ok) return stopExperiment(verdict.text);
-      estimate = verdict;
-      $("exp-estimate").textContent = verdict.text;
+      run = estimateRun(experiment, "exp", data.calibration, trials);
+      if (!run) return;
       $("exp-status").textContent = `Running ${trials} trials under ${model}…`;
-      started = performance.now();
       return worker.postMessage(request);
     }
     if (data.progress !== undefined) {
       $("exp-progress").value = data.progress;
       // The time left at the rate so far, once there is a rate to go by.
-      const elapsed = (performance.now() - started) / 1000;
+      const elapsed = (performance.now() - run.started) / 1000;
       if (data.progress > 0.02 && data.progress < 1 && elapsed > 0.5) {
         const left = (elapsed * (1 - data.progress)) / data.progress;
         $("exp-status").textContent =
@@ -64,7 +61,7 @@ function startExperiment() {
     }
     if (data.error) return stopExperiment(`The experiment failed: ${data.error}`);
     stopExperiment(`Done: ${trials} trials under ${model}.`);
-    $("exp-estimate").textContent = `${estimate.text} It took ${duration((performance.now() - started) / 1000)}.`;
+    run.took();
     showExperiment(data.report, sampler, model);
   };
   worker.onerror = (e) => stopExperiment(`The experiment failed: ${e.message}`);

@@ -9,8 +9,7 @@ import { drawScores } from "../chart.mjs";
 import { compareHtml } from "../compare.mjs";
 import { SPEC_STEP, specBatch } from "../presets.mjs";
 import { moduleWorker } from "../workers.mjs";
-import { startRun, stopRun } from "../runs.mjs";
-import { duration, judgeRun } from "../estimate.mjs";
+import { estimateRun, startRun, stopRun } from "../runs.mjs";
 import { nextTask } from "../tasks.mjs";
 import { describeChart } from "../described.mjs";
 import { state, update } from "../state.mjs";
@@ -328,16 +327,13 @@ function startLossless() {
     options: { sampler, trials, seed, nanPolicy: state.nanPolicy },
   });
   const next = () => worker.postMessage(request(reports.length));
-  let started, estimate;
+  let run;
   worker.onmessage = ({ data }) => {
     if (data.calibration) {
       // Every position is timed as the first: the estimate comes before the run, and a run of hours never starts.
-      const verdict = judgeRun(data.calibration, trials, positions);
-      if (!verdict.ok) return stopLossless(verdict.text);
-      estimate = verdict;
-      $("spec-estimate").textContent = verdict.text;
+      run = estimateRun(lossless, "spec", data.calibration, trials, positions);
+      if (!run) return;
       $("spec-status").textContent = `Running ${label}, ${trials} trials per position under ${model}…`;
-      started = performance.now();
       return next();
     }
     if (data.progress !== undefined) {
@@ -350,7 +346,7 @@ function startLossless() {
     if (reports.length < positions) return next();
     const worst = Math.min(...reports.map((r) => r.pValue));
     stopLossless(`Done: ${label}, ${positions} positions × ${trials} trials under ${model}; smallest p-value ${fmtStat(worst)}.`);
-    $("spec-estimate").textContent = `${estimate.text} It took ${duration((performance.now() - started) / 1000)}.`;
+    run.took();
   };
   worker.onerror = (e) => stopLossless(`The experiment failed: ${e.message}`);
   worker.postMessage({ calibrate: request(0) });

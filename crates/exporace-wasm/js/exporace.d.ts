@@ -907,7 +907,7 @@ export function deadZone(options: { weights: OptionNumber[]; model: ModelChoice 
  * The `result` of {@link deadZone} for weights read straight into f32 (a quarter
  * of a million take milliseconds): `model` at its own precision or at `precision`.
  */
-export function deadZoneOf(model: string, weights: Float32Array | number[], precision?: "f32" | "f64" | null): DeadZoneReport["result"];
+export function deadZoneOf(model: string, weights: Float32Input, precision?: "f32" | "f64" | null): DeadZoneReport["result"];
 
 /** Entries with `q = 0`, infinite or NaN scores, and each NaN policy's pick; as `run` with `op: "overflow"`. */
 export function overflow(options: {

@@ -110,7 +110,7 @@ pub fn dead_zone(options: JsValue) -> JsResult<JsValue> {
 }
 
 /// `deadZoneOf(model, weights, precision?)`: the `result` of [`dead_zone`]
-/// for weights given as a `Float32Array` (or an array of numbers), read
+/// for weights given as a `Float32Array` (or a `WasmArray` of f32), read
 /// straight into f32 rather than through the scenario's numbers, so that a
 /// quarter of a million weights take milliseconds. `model` is a catalogue
 /// name, run at its own precision or at `precision` (`"f32"` / `"f64"`).

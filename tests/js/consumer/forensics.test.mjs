@@ -31,3 +31,23 @@ test("their options are checked like any argument", () => {
   assert.throws(() => ex.deadZone({ weights: [1], model: "nope" }), (e) => e.code === "SCENARIO");
   assert.throws(() => ex.overflow({ weights: [1], noise: [1], wieghts: [2] }), (e) => /wieghts/.test(e.message));
 });
+
+test("deadZoneOf on a Float32Array equals run()'s dead_zone result, at either precision", () => {
+  // 4097 weights: a head, tails around fp32's and fp64's thresholds, zeros and a tie with the head.
+  const w = new Float32Array(4097);
+  for (let i = 0; i < w.length; i++) w[i] = Math.fround(Math.exp(-((i % 97) * 0.45)));
+  w[5] = 0;
+  w[6] = 1;
+  for (const [model, precision] of [["torch-cuda-f32", undefined], ["torch-cuda-f32", "f64"], ["triton-flipped", undefined], ["ideal", "f32"]]) {
+    const viaRun = ex.run({ exporace: 1, op: "dead_zone", weights: Array.from(w), model: precision ? { model, precision } : model }).result;
+    const typed = ex.deadZoneOf(model, w, precision);
+    assert.deepEqual(typed, viaRun, `${model} ${precision ?? "own"}`);
+  }
+  // Both fp32 pipelines kill the deep tails here: the comparison is not empty.
+  assert.ok(ex.deadZoneOf("torch-cuda-f32", w).count > 0);
+  // A WasmArray of f32 is read the same way.
+  const held = new ex.WasmArray("float32", w.length);
+  held.view().set(w);
+  assert.deepEqual(ex.deadZoneOf("torch-cuda-f32", held), ex.deadZoneOf("torch-cuda-f32", w));
+  held.free();
+});
