@@ -148,7 +148,7 @@ fn race<T: NoiseFloat>(c: &mut Criterion, pools: &[(usize, ThreadPool)]) {
     }
 }
 
-fn noise_alone<T: PlainC>(c: &mut Criterion) {
+fn noise_alone<T: PlainC>(c: &mut Criterion, pools: &[(usize, ThreadPool)]) {
     let v = 152_064;
     let bytes = v * core::mem::size_of::<T>();
     let mut g = group(c, &format!("noise/{}/V{v}", T::PRECISION), bytes);
@@ -160,9 +160,19 @@ fn noise_alone<T: PlainC>(c: &mut Criterion) {
             }
         })
     });
-    g.bench_function("kernel-1t", |bn| {
-        bn.iter(|| noise::fill_inv_q(3, Stream::Race, 0, black_box(&mut out)))
-    });
+    for (n, pool) in pools {
+        g.bench_function(format!("kernel-{n}t"), |bn| {
+            bn.iter_custom(|iters| {
+                pool.install(|| {
+                    let start = Instant::now();
+                    for _ in 0..iters {
+                        noise::fill_inv_q(3, Stream::Race, 0, black_box(&mut out));
+                    }
+                    start.elapsed()
+                })
+            })
+        });
+    }
     g.bench_function("plain-c-1t", |bn| {
         bn.iter(|| T::plain_noise(3, black_box(&mut out)))
     });
@@ -241,8 +251,8 @@ fn all(c: &mut Criterion) {
     race::<f64>(c, &pools);
     seeded::<f32>(c, &pools);
     seeded::<f64>(c, &pools);
-    noise_alone::<f32>(c);
-    noise_alone::<f64>(c);
+    noise_alone::<f32>(c, &pools);
+    noise_alone::<f64>(c, &pools);
     exact(c);
 }
 

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use clap::{Args, ValueEnum};
 use exporace::{Bonus, Form, NanPolicy, NoiseFloat, RejectionInputs, rejection_sample};
 use exporace_io::{Dump, IoError, Tensor, read_npy_file, read_safetensors_file};
-use exporace_study::forensics::{DeadZone, compare_cast, dead_zone, overflow_anatomy};
+use exporace_study::forensics::{DeadZone, compare, dead_zone, overflow_anatomy};
 use exporace_study::models::{CATALOGUE, CatalogueEntry, ModelVisitor, NoiseModel};
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -145,11 +145,36 @@ fn num(x: f64) -> Value {
     }
 }
 
-struct DeadVisitor<'a>(&'a [f32]);
-impl ModelVisitor for DeadVisitor<'_> {
-    type Output = exporace::Result<DeadZone>;
+/// Every draft position audited under one model, built once (its tables
+/// can take milliseconds to build); positions run in parallel and come back
+/// in token order.
+struct AllPositions<'a> {
+    dump: &'a Dump,
+    noise64: &'a [f64],
+    noise32: &'a [f32],
+    positions: &'a [(usize, usize, usize)],
+    args: &'a AuditArgs,
+    bar: &'a indicatif::ProgressBar,
+}
+
+impl ModelVisitor for AllPositions<'_> {
+    type Output = Vec<PositionReport>;
     fn visit<M: NoiseModel>(self, model: &M) -> Self::Output {
-        dead_zone(model, self.0)
+        use rayon::prelude::*;
+        self.positions
+            .par_iter()
+            .map(|&at| {
+                let report = audit_position(
+                    self.dump,
+                    (self.noise64, self.noise32),
+                    at,
+                    self.args,
+                    |w| dead_zone(model, w),
+                );
+                self.bar.inc(1);
+                report
+            })
+            .collect()
     }
 }
 
@@ -194,16 +219,16 @@ fn overflow_list<T: NoiseFloat>(w: &[f32], noise: &[T]) -> Vec<Value> {
 
 fn audit_position(
     dump: &Dump,
-    noise64: &[f64],
+    (noise64, noise32): (&[f64], &[f32]),
     (request, position, t): (usize, usize, usize),
     args: &AuditArgs,
-    entry: &CatalogueEntry,
+    dead: impl Fn(&[f32]) -> exporace::Result<DeadZone>,
 ) -> PositionReport {
     let batch = dump.batch();
     let v = dump.vocab_size;
     let w: Vec<f32> = (0..v).map(|i| batch.residual(t, i)).collect();
     let row64 = &noise64[request * v..(request + 1) * v];
-    let row32: Vec<f32> = row64.iter().map(|&x| x as f32).collect();
+    let row32 = &noise32[request * v..(request + 1) * v];
     let mut p = PositionReport {
         request,
         position,
@@ -217,12 +242,12 @@ fn audit_position(
         margin_ulps_f32: None,
         margin_ulps_f64: None,
         differing: Vec::new(),
-        overflow_f32: overflow_list(&w, &row32),
+        overflow_f32: overflow_list(&w, row32),
         overflow_f64: overflow_list(&w, row64),
         dead_zone: None,
         error: None,
     };
-    match compare_cast(Form::Mul, &w, row64, args.nan_policy.into()) {
+    match compare(Form::Mul, &w, row64, row32, row64, args.nan_policy.into()) {
         Ok(r) => {
             p.token_f64 = Some(r.a.winner.token);
             p.token_f32 = Some(r.b.winner.token);
@@ -246,12 +271,12 @@ fn audit_position(
         }
         Err(e) => p.error = Some(e.to_string()),
     }
-    p.dead_zone = match entry.visit(None, DeadVisitor(&w)) {
-        Ok(Ok(z)) => Some(json!({
+    p.dead_zone = match dead(&w) {
+        Ok(z) => Some(json!({
             "count": z.tokens.len(), "mass": num(z.mass), "threshold": num(z.threshold),
             "e_min": num(z.e_min), "e_max": num(z.e_max),
         })),
-        Ok(Err(e)) | Err(e) => Some(json!({ "error": e.to_string() })),
+        Err(e) => Some(json!({ "error": e.to_string() })),
     };
     p
 }
@@ -422,6 +447,8 @@ pub fn run(args: &AuditArgs) -> Result<String, String> {
         PrecisionArg::F64 => dump.inv_q.clone(),
         PrecisionArg::F32 => dump.inv_q.iter().map(|&x| x as f32 as f64).collect(),
     };
+    // The same values cast to f32 (the silent cast of vLLM #54843).
+    let noise32: Vec<f32> = noise64.iter().map(|&x| x as f32).collect();
     let batch = dump.batch();
     let (b, t, v) = (batch.num_requests(), batch.num_tokens(), dump.vocab_size);
     let bar = crate::progress::bar(
@@ -429,13 +456,23 @@ pub fn run(args: &AuditArgs) -> Result<String, String> {
         "{bar:40} {pos}/{len} positions {eta}",
         t.saturating_mul(v) >= PROGRESS_ABOVE,
     );
-    let mut positions = Vec::with_capacity(t);
-    for r in 0..b {
-        for (pos, tok) in batch.request_tokens(r).enumerate() {
-            positions.push(audit_position(&dump, &noise64, (r, pos, tok), args, entry));
-            bar.inc(1);
-        }
-    }
+    let at: Vec<(usize, usize, usize)> = (0..b)
+        .flat_map(|r| {
+            batch
+                .request_tokens(r)
+                .enumerate()
+                .map(move |(pos, tok)| (r, pos, tok))
+        })
+        .collect();
+    let all = AllPositions {
+        dump: &dump,
+        noise64: &noise64,
+        noise32: &noise32,
+        positions: &at,
+        args,
+        bar: &bar,
+    };
+    let positions = entry.visit(None, all).map_err(|e| e.to_string())?;
     bar.finish_and_clear();
     let policy: NanPolicy = args.nan_policy.into();
     let flips = positions.iter().filter(|p| p.flipped).count();

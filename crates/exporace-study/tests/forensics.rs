@@ -1,6 +1,7 @@
 //! Flip reports, overflow anatomy and dead zones on hand-built races.
 
 use exporace::{Error, Form, NanPolicy};
+use exporace_study::forensics::exact_score::exact_argmax;
 use exporace_study::forensics::{
     compare, compare_cast, compare_models, dead_zone, overflow_anatomy,
 };
@@ -151,4 +152,49 @@ fn dead_zones() {
         dead_zone(&Ideal::<f64>::new(), &[0.0, 0.0]),
         Err(Error::AllZeroWeights)
     );
+}
+
+/// The exact winner against integer arithmetic: weights `1 + a 2^-23` and
+/// noise `1 + b 2^-52` have the exact product `(2^23 + a)(2^52 + b) 2^-75`,
+/// so the winner is the largest `(2^23 + a)(2^52 + b)` in `u128`, the
+/// smallest id on a tie. Most tokens are drawn so that their rounded f64
+/// products tie while the exact ones differ: `a = 1, b = c` against
+/// `a = 0, b = 2^29 + c` (`c < 4`) differ by `c 2^-75` only; the rest
+/// have `a < 8`, `b < 2^31`.
+#[test]
+fn exact_argmax_matches_integer_products() {
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let mut rounded_ties = 0;
+    for _ in 0..2000 {
+        let n = 2 + (next() % 30) as usize;
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        for _ in 0..n {
+            let (c, r) = (next() % 4, next());
+            let (x, y) = match r % 4 {
+                0 => (next() % 8, next() % (1 << 31)),
+                1 => (1, c),
+                _ => (0, (1 << 29) + c),
+            };
+            a.push(x);
+            b.push(y);
+        }
+        let w: Vec<f32> = a.iter().map(|&a| 1.0 + a as f32 * f32::EPSILON).collect();
+        let q: Vec<f64> = b.iter().map(|&b| 1.0 + b as f64 * f64::EPSILON).collect();
+        let exact = |i: usize| u128::from((1u64 << 23) + a[i]) * u128::from((1u64 << 52) + b[i]);
+        let want = (0..n).fold(0, |best, i| if exact(i) > exact(best) { i } else { best });
+        let got = exact_argmax(Form::Mul, &w, &q, NanPolicy::FirstNanWins);
+        assert_eq!(got, want, "a = {a:?}, b = {b:?}");
+        let top = w[want] as f64 * q[want];
+        rounded_ties += (0..n)
+            .filter(|&i| i != want && w[i] as f64 * q[i] == top)
+            .count();
+    }
+    // The inputs do reach the exact comparison.
+    assert!(rounded_ties > 100, "{rounded_ties} rounded ties");
 }

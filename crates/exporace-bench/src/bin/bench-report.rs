@@ -1,9 +1,10 @@
 //! Reads criterion's results of the `kernels` bench and writes them as JSON,
 //! every kernel figure a ratio against the probe and the scalar reference of
 //! its own group, with machine and version information. The `side_by_side`
-//! and `end_to_end` benches' groups go to `side_by_side` and `end_to_end`:
-//! each function's median and its ratio to the fused seeded races of the
-//! same group. A section this run did not measure keeps the figures already
+//! and `end_to_end` benches' groups (and `exporace-cli`'s `audit` bench's)
+//! go to `side_by_side` and `end_to_end`: each function's median and its
+//! ratio to the group's floor (the fused seeded race, or the read of an
+//! audit's dump) and to the fused seeded races of the same group. A section this run did not measure keeps the figures already
 //! in the file.
 //!
 //! Usage: `bench-report [CRITERION_DIR] [OUT_JSON]` (defaults
@@ -104,9 +105,14 @@ fn target_ns(group: &str) -> Option<f64> {
     group.starts_with("exact/").then_some(50e6)
 }
 
+/// The functions a group's figures are divided by, first present first:
+/// the fused seeded race, or for an audit the read of its dump.
+const FLOORS: [&str; 2] = ["seeded-f32", "read"];
+
 /// The groups under `prefix` (`side-by-side/V{v}`, `end-to-end/...`):
-/// every function's median and its ratio to `seeded-f32` and `seeded-f64`
-/// of the same group, printed and as JSON; `None` if the run has none.
+/// every function's median, its ratio to the group's floor ([`FLOORS`])
+/// and to `seeded-f32` and `seeded-f64` of the same group, printed and as
+/// JSON; `None` if the run has none.
 fn ratio_rows(
     groups: &BTreeMap<String, BTreeMap<String, f64>>,
     prefix: &str,
@@ -114,18 +120,24 @@ fn ratio_rows(
     let mut rows = Vec::new();
     for (group, f) in groups.iter().filter(|(g, _)| g.starts_with(prefix)) {
         let (f32_base, f64_base) = (f.get("seeded-f32").copied(), f.get("seeded-f64").copied());
+        let floor = FLOORS.into_iter().find(|name| f.contains_key(*name));
+        let floor_ns = floor.and_then(|name| f.get(name).copied());
         let mut functions = serde_json::Map::new();
         for (function, &ns) in f {
             let (r32, r64) = (f32_base.map(|b| ns / b), f64_base.map(|b| ns / b));
+            let to_floor = floor_ns.map(|b| ns / b);
             println!(
                 "{group:<32} {function:>26} {:>12.1} us {:>10} {:>10}",
                 ns / 1e3,
-                r32.map_or("-".into(), |r| format!("{r:.2}x")),
+                to_floor.map_or("-".into(), |r| format!("{r:.2}x")),
                 r64.map_or("-".into(), |r| format!("{r:.2}x")),
             );
             functions.insert(
                 function.clone(),
-                json!({ "median_ns": ns, "ratio_to_seeded_f32": r32, "ratio_to_seeded_f64": r64 }),
+                json!({
+                    "median_ns": ns, "ratio_to_floor": to_floor,
+                    "ratio_to_seeded_f32": r32, "ratio_to_seeded_f64": r64,
+                }),
             );
         }
         let vocab = group
@@ -133,7 +145,7 @@ fn ratio_rows(
             .next()
             .and_then(|v| v.strip_prefix('V'))
             .and_then(|v| v.parse::<u64>().ok());
-        rows.push(json!({ "case": group, "vocab": vocab, "functions": functions }));
+        rows.push(json!({ "case": group, "vocab": vocab, "floor": floor, "functions": functions }));
     }
     (!rows.is_empty()).then_some(rows)
 }
@@ -268,10 +280,13 @@ fn main() {
         (
             "end_to_end",
             ratio_rows(&groups, "end-to-end/"),
-            "one thread; many-tail: one head at weight 1 and 262144 tails at f32(e^-20.5); \
+            "one thread (rayon's global pool of one) but audit; many-tail: one head at weight 1 and 262144 tails at f32(e^-20.5); \
              trial-<model> = one Monte Carlo trial as exporace experiment many-tail runs it (exporace_study::models::race_model, a new row each iteration); \
-             seeded-f32/f64 = exporace::race_seeded over the same weights, the kernel floor; \
-             ratio_to_seeded_f32/f64 = median / that floor's median in the same group",
+             gap-sweep: sweep = exporace experiment gap-sweep's default cells (gaps 10 to 21 nats by 1, every model, exact tail mass), cell = one of them (gap 20.5, torch-cuda-f32); \
+             fill: fill-q/fill-inv-q = exporace::noise::fill_q / fill_inv_q of one row; \
+             audit: audit-f32/f64 = the exporace binary's audit of a B 64 x 4 x V 152064 safetensors dump (a process, every core), read = the dump read from the page cache into memory (one thread); \
+             seeded-f32/f64 = exporace::race_seeded over the group's weights; floor = seeded-f32, or read; \
+             ratio_to_floor, ratio_to_seeded_f32/f64 = median / that function's median in the same group",
         ),
     ];
     let report = json!({

@@ -125,17 +125,22 @@ impl ExactScore {
             ) => {
                 // One of n, d is 1 on each side, so each product has at most
                 // three factors with one of them 1: two exact products suffice.
-                let left = if *d2 == 1.0 {
-                    two_prod(*w1, *n1)
+                let (a, b) = if *d2 == 1.0 {
+                    (*w1, *n1)
                 } else {
-                    two_prod(*w1 * *n1, *d2)
+                    (*w1 * *n1, *d2)
                 };
-                let right = if *d1 == 1.0 {
-                    two_prod(*w2, *n2)
+                let (c, d) = if *d1 == 1.0 {
+                    (*w2, *n2)
                 } else {
-                    two_prod(*w2 * *n2, *d1)
+                    (*w2 * *n2, *d1)
                 };
-                cmp_dd(left, right)
+                // Rounding is monotonic: rounded products that differ order
+                // the exact ones, and only a tie needs the low parts.
+                match (a * b).total_cmp(&(c * d)) {
+                    Ordering::Equal => cmp_dd(two_prod(a, b), two_prod(c, d)),
+                    order => order,
+                }
             }
             _ => Ordering::Equal,
         }
@@ -202,6 +207,29 @@ pub fn beats(policy: NanPolicy, challenger: &ExactScore, leader: &ExactScore) ->
 /// assert_eq!(exact_argmax(Form::Mul, &[1.0, 1.0 + f32::EPSILON], &noise, NanPolicy::FirstNanWins), 1);
 /// ```
 pub fn exact_argmax(form: Form, weights: &[f32], noise: &[f64], policy: NanPolicy) -> usize {
+    let finite = weights.iter().all(|w| w.is_finite()) && noise.iter().all(|n| n.is_finite());
+    if form == Form::Mul && finite {
+        // No score is NaN or infinite, and rounding is monotonic: only a
+        // tie of the rounded products needs the exact comparison.
+        let mut best = 0;
+        let mut top = weights[0] as f64 * noise[0];
+        for i in 1..weights.len() {
+            let s = weights[i] as f64 * noise[i];
+            if s > top
+                || (s == top
+                    && product_less(
+                        weights[best] as f64,
+                        noise[best],
+                        weights[i] as f64,
+                        noise[i],
+                    ))
+            {
+                best = i;
+                top = s;
+            }
+        }
+        return best;
+    }
     let mut best = 0;
     let mut best_score = ExactScore::new(form, weights[0], noise[0]);
     for i in 1..weights.len() {
