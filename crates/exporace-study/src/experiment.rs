@@ -22,13 +22,11 @@ use statrs::distribution::{ChiSquared, ContinuousCDF, Normal};
 use crate::models::{InvQBounds, NoiseModel, race_model};
 use crate::win_probability::{ExactOptions, Group, MAX_WORK, win_probabilities};
 use exporace::NanPolicy;
-use exporace::NoiseFloat;
 use exporace::SpecBatch;
+use exporace::accepts_draft;
 use exporace::noise::{self, Stream};
-use exporace::race_mul;
-use exporace::{Bonus, RejectionInputs, rejection_sample};
+use exporace::validate;
 use exporace::{Error, Result};
-use exporace::{recover_tokens, validate};
 
 /// Trials per chunk: the unit of work, of progress and of cancellation.
 pub const CHUNK: u64 = 1024;
@@ -361,68 +359,38 @@ fn normalised(p: &[f32]) -> Vec<f64> {
     p.iter().map(|&w| w as f64 / total).collect()
 }
 
-/// The model's noise row on another stream (the draft's own noise).
-fn fill_stream<M: NoiseModel>(
-    model: &M,
-    seed: u64,
-    stream: Stream,
-    row: u64,
-    out: &mut [M::Float],
-) {
-    for (token, slot) in out.iter_mut().enumerate() {
-        let words = noise::words(seed, stream, row, token as u32);
-        *slot = model.transform(model.raw(words)).inv_q();
-    }
-}
-
-/// One trial's sampled token.
+/// One trial's sampled token, every race fused with the model's noise
+/// ([`race_model`]): the same token as filling the rows and racing them.
+/// `residual` holds the recovered token's weights `max(p - d, 0)`, which do
+/// not depend on the draft token, so the recovered sampler draws none.
 fn trial<M: NoiseModel>(
     model: &M,
     bounds: &InvQBounds<M::Float>,
     s: &Setup<'_>,
+    residual: &[f32],
     t: u64,
-    inv_q: &mut [M::Float],
-    draft_q: &mut [M::Float],
 ) -> Result<usize> {
-    let v = s.target.len();
-    let d = s.draft.unwrap_or(s.target);
+    let race = |w: &[f32], stream: Stream| {
+        race_model(model, bounds, w, s.seed, stream, t, s.policy).map(|r| r.winner.token)
+    };
     match s.sampler {
-        Sampler::Race => {
-            let r = race_model(model, bounds, s.target, s.seed, Stream::Race, t, s.policy)?;
-            Ok(r.winner.token)
-        }
-        Sampler::Recovered | Sampler::Rejection(_) => {
-            model.fill_inv_q(s.seed, t, inv_q);
-            let draft_noise: &[M::Float] = match s.sampler {
-                Sampler::Rejection(Coupling::Shared) => inv_q,
-                _ => {
-                    fill_stream(model, s.seed, Stream::Draft, t, draft_q);
-                    draft_q
-                }
+        Sampler::Race => race(s.target, Stream::Race),
+        Sampler::Recovered => race(residual, Stream::Race),
+        Sampler::Rejection(coupling) => {
+            let d = s.draft.unwrap_or(s.target);
+            // The draft token races on its own stream, or, for the
+            // shared-noise pitfall, on the race row itself.
+            let stream = match coupling {
+                Coupling::Shared => Stream::Race,
+                Coupling::Salted => Stream::Draft,
             };
-            let x = race_mul(d, draft_noise, s.policy)?.winner.token as i32;
-            let batch = SpecBatch {
-                vocab_size: v,
-                cu_num_draft_tokens: &[1],
-                draft_token_ids: &[x],
-                target_probs: s.target,
-                draft_probs: Some(d),
-            };
-            if s.sampler == Sampler::Recovered {
-                return Ok(recover_tokens(&batch, inv_q, s.policy)?[0].winner.token);
-            }
+            let x = race(d, stream)?;
             let u = noise::uniform53(s.seed, Stream::Accept, t, 0);
-            let out = rejection_sample(
-                &RejectionInputs {
-                    batch,
-                    greedy: None,
-                    uniform: &[u],
-                    inv_q,
-                    bonus: Bonus::Given(&[0]),
-                },
-                s.policy,
-            )?;
-            Ok(out.output_token_ids[0] as usize)
+            if accepts_draft(s.target[x], d[x], u) {
+                Ok(x)
+            } else {
+                race(residual, Stream::Race)
+            }
         }
     }
 }
@@ -448,6 +416,20 @@ pub fn histogram<M: NoiseModel>(
     validate_setup(setup)?;
     let v = setup.target.len();
     let bounds = InvQBounds::new(model);
+    // The recovered token's weights, the same for every trial.
+    let residual: Vec<f32> = match setup.draft {
+        Some(d) if setup.sampler != Sampler::Race => {
+            let batch = SpecBatch {
+                vocab_size: v,
+                cu_num_draft_tokens: &[1],
+                draft_token_ids: &[0],
+                target_probs: setup.target,
+                draft_probs: Some(d),
+            };
+            (0..v).map(|i| batch.residual(0, i)).collect()
+        }
+        _ => Vec::new(),
+    };
     let total = setup.trials;
     let chunks = total.div_ceil(CHUNK);
     let done = AtomicU64::new(0);
@@ -456,11 +438,9 @@ pub fn histogram<M: NoiseModel>(
             return Ok(None);
         }
         let mut counts = vec![0u64; v];
-        let mut inv_q = vec![M::Float::ZERO; v];
-        let mut draft_q = vec![M::Float::ZERO; v];
         let end = ((c + 1) * CHUNK).min(total);
         for t in c * CHUNK..end {
-            counts[trial(model, &bounds, setup, t, &mut inv_q, &mut draft_q)?] += 1;
+            counts[trial(model, &bounds, setup, &residual, t)?] += 1;
         }
         let now = done.fetch_add(end - c * CHUNK, Ordering::Relaxed) + end - c * CHUNK;
         if let Some(p) = control.progress {

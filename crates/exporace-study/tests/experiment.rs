@@ -260,3 +260,161 @@ fn trials_past_the_cap_are_refused() {
     let err = run(&model, &at, &ExactOptions::default(), &control).unwrap_err();
     assert!(err.to_string().contains("cancel"), "{err}");
 }
+
+/// The scalar model path, from the public pieces: the rows filled token by
+/// token ([`NoiseModel::fill_inv_q`], the draft row from `noise::words`),
+/// the draft token by `race_mul`, then `recover_tokens` or
+/// `rejection_sample` (the recovered sampler draws no draft token: its
+/// residual weights do not depend on it).
+fn scalar_token<M: NoiseModel>(model: &M, s: &Setup<'_>, t: u64) -> usize {
+    use exporace::NoiseFloat;
+    use exporace::noise::{Stream, uniform53, words};
+    use exporace::{Bonus, RejectionInputs, SpecBatch, race_mul, recover_tokens, rejection_sample};
+    let v = s.target.len();
+    let mut inv_q = vec![M::Float::ZERO; v];
+    model.fill_inv_q(s.seed, t, &mut inv_q);
+    let d = s.draft.unwrap_or(s.target);
+    let batch = |ids| SpecBatch {
+        vocab_size: v,
+        cu_num_draft_tokens: &[1],
+        draft_token_ids: ids,
+        target_probs: s.target,
+        draft_probs: Some(d),
+    };
+    match s.sampler {
+        Sampler::Race => race_mul(s.target, &inv_q, s.policy).unwrap().winner.token,
+        Sampler::Recovered => {
+            recover_tokens(&batch(&[0]), &inv_q, s.policy).unwrap()[0]
+                .winner
+                .token
+        }
+        Sampler::Rejection(coupling) => {
+            let draft_q: Vec<M::Float> = match coupling {
+                Coupling::Shared => inv_q.clone(),
+                Coupling::Salted => (0..v)
+                    .map(|i| {
+                        let raw = model.raw(words(s.seed, Stream::Draft, t, i as u32));
+                        model.transform(raw).inv_q()
+                    })
+                    .collect(),
+            };
+            let x = race_mul(d, &draft_q, s.policy).unwrap().winner.token;
+            let ids = [x as i32];
+            let out = rejection_sample(
+                &RejectionInputs {
+                    batch: batch(&ids),
+                    greedy: None,
+                    uniform: &[uniform53(s.seed, Stream::Accept, t, 0)],
+                    inv_q: &inv_q,
+                    bonus: Bonus::Given(&[0]),
+                },
+                s.policy,
+            )
+            .unwrap();
+            out.output_token_ids[0] as usize
+        }
+    }
+}
+
+/// Every sampler's fused trials against the scalar model path.
+struct FusedAgainstScalar<'a> {
+    target: &'a [f32],
+    draft: &'a [f32],
+}
+
+impl ModelVisitor for FusedAgainstScalar<'_> {
+    type Output = usize;
+    fn visit<M: NoiseModel>(self, model: &M) -> usize {
+        use exporace::NanPolicy;
+        let samplers = [
+            Sampler::Race,
+            Sampler::Recovered,
+            Sampler::Rejection(Coupling::Salted),
+            Sampler::Rejection(Coupling::Shared),
+        ];
+        let mut checked = 0;
+        for sampler in samplers {
+            for policy in [NanPolicy::FirstNanWins, NanPolicy::NanNeverWins] {
+                // One trial per seed: the histogram is that trial's token.
+                for seed in 0..40u64 {
+                    let s = Setup {
+                        target: self.target,
+                        draft: Some(self.draft),
+                        sampler,
+                        trials: 1,
+                        seed,
+                        policy,
+                    };
+                    let counts = histogram(model, &s, &Control::default()).unwrap();
+                    let want = scalar_token(model, &s, 0);
+                    assert_eq!(counts[want], 1, "{sampler:?} {policy:?} seed {seed}");
+                    checked += 1;
+                }
+                // Many trials (rows 0 .. CHUNK + 7) on 1 and 3 threads.
+                let s = Setup {
+                    target: self.target,
+                    draft: Some(self.draft),
+                    sampler,
+                    trials: CHUNK + 7,
+                    seed: 11,
+                    policy,
+                };
+                let mut want = vec![0u64; self.target.len()];
+                for t in 0..s.trials {
+                    want[scalar_token(model, &s, t)] += 1;
+                }
+                for threads in [1, 3] {
+                    let got = on_threads(threads, || {
+                        histogram(model, &s, &Control::default()).unwrap()
+                    });
+                    assert_eq!(got, want, "{sampler:?} {policy:?} on {threads} threads");
+                }
+                checked += s.trials as usize;
+            }
+        }
+        checked
+    }
+}
+
+/// Fused Monte Carlo (every race on the model's noise in lanes, without
+/// storing it) gives the scalar model path's tokens, trial by trial, for
+/// every catalogue model at both precisions (where the recipe has both),
+/// every sampler, two NaN policies and any thread count. The weights have
+/// zeros, ties and a draft that overshoots the target, so the residual is
+/// sparse and rejections happen.
+#[test]
+fn fused_trials_match_the_scalar_model_path() {
+    use exporace::Precision;
+    let v = 97;
+    let target: Vec<f32> = (0..v)
+        .map(|i| match i % 7 {
+            0 => 0.0,
+            1 | 2 => 0.02,
+            _ => 0.001 * (1 + i % 5) as f32,
+        })
+        .collect();
+    let draft: Vec<f32> = (0..v)
+        .map(|i| {
+            if i % 3 == 0 {
+                0.03
+            } else {
+                0.0005 * (i % 4) as f32
+            }
+        })
+        .collect();
+    let mut models = 0;
+    for entry in CATALOGUE.iter() {
+        for precision in [Precision::F32, Precision::F64] {
+            let visit = FusedAgainstScalar {
+                target: &target,
+                draft: &draft,
+            };
+            if let Ok(checked) = entry.visit(Some(precision), visit) {
+                assert!(checked > 0);
+                models += 1;
+            }
+        }
+    }
+    // Every recipe at its own precision, and most at the other too.
+    assert!(models >= CATALOGUE.len() + 5, "{models} models checked");
+}

@@ -82,7 +82,9 @@ pub use race::{race, race_div, race_mul};
 #[cfg(feature = "alloc")]
 pub use recover::recover_tokens;
 #[cfg(feature = "alloc")]
-pub use rejection::{Bonus, RejectionInputs, RejectionOutput, RequestTrace, rejection_sample};
+pub use rejection::{
+    Bonus, RejectionInputs, RejectionOutput, RequestTrace, accepts_draft, rejection_sample,
+};
 #[cfg(feature = "alloc")]
 pub use spec::SpecTensors;
 pub use spec::{PLACEHOLDER_DRAFT_ID, SpecBatch};

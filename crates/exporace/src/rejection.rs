@@ -145,6 +145,20 @@ fn accepts(batch: &SpecBatch<'_>, t: usize, draft: i32, u: f64) -> bool {
     let x = draft as usize;
     let p = batch.target_probs[t * v + x];
     let d = batch.draft_probs.map_or(1.0, |d| d[t * v + x]);
+    accepts_draft(p, d, u)
+}
+
+/// Whether a draft token of target probability `p` and draft probability
+/// `d` is accepted against the uniform `u`: `d > 0` and `p / d >= u`, the
+/// ratio taken in f32 as vLLM's kernel takes it.
+///
+/// ```
+/// use exporace::accepts_draft;
+/// assert!(accepts_draft(0.3, 0.6, 0.5)); // 0.5 >= 0.5
+/// assert!(!accepts_draft(0.3, 0.6, 0.5000001));
+/// assert!(!accepts_draft(0.3, 0.0, 0.0)); // a draft probability of 0 never accepts
+/// ```
+pub fn accepts_draft(p: f32, d: f32, u: f64) -> bool {
     d > 0.0 && ((p / d) as f64) >= u
 }
 
