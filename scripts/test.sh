@@ -64,8 +64,8 @@ node scripts/doc-examples.mjs
 # many) and from a separate Node project. Each phase prints its duration.
 timed() { local t0=$SECONDS; "$@"; printf '(%s: %ds)\n' "$1" $((SECONDS - t0)); }
 
-step "the benchmark scripts and the page's estimate and number formats (Node, no wasm)"
-timed node --test tests/js/timing.test.mjs tests/js/rounds.test.mjs tests/js/estimate.test.mjs
+step "the benchmark scripts, the page's estimate, number formats and end-to-end rows (Node, no wasm)"
+timed node --test tests/js/timing.test.mjs tests/js/rounds.test.mjs tests/js/estimate.test.mjs tests/js/e2e-rows.test.mjs
 
 step "npm package build (pkg/: web, node, threads)"
 timed scripts/build-pkg.sh

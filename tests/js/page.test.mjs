@@ -168,6 +168,35 @@ test("with COOP/COEP: threaded pool, many-tail dead zone, near-tie flip, overflo
   await page.close();
 });
 
+/**
+ * The performance view's end-to-end table of a native benchmark file: first (before the kernel table) and open, one
+ * row per function of each end-to-end case but the case's floor (seeded-f32 in the older schema); or, for a file
+ * without end-to-end figures, the sentence saying so.
+ */
+async function assertEndToEnd(page, bench, file) {
+  if (!bench.end_to_end) {
+    assert.match(await text(page, "#perf-e2e-none"), /has no end-to-end figures/, file);
+    assert.equal(await page.locator("#perf-e2e-table").count(), 0, file);
+    return;
+  }
+  const want = bench.end_to_end.cases.flatMap((c) =>
+    Object.keys(c.functions).filter((f) => f !== (c.floor ?? "seeded-f32")).map((f) => [c.case.replace(/^end-to-end\//, ""), f]));
+  const table = page.locator("#perf-e2e-table");
+  assert.equal(await table.isVisible(), true, `${file}: the end-to-end table is shown, not folded`);
+  assert.match(await text(page, "#perf-e2e-table caption"), /^What users run, against the kernel floor in the same run$/);
+  const rows = (await page.locator("#perf-e2e-table tr").allInnerTexts()).map((r) => r.split("\t"));
+  assert.equal(rows.length, want.length + 1, file);
+  assert.deepEqual(rows[0], ["workload", "function", "median", "floor", "× floor"]);
+  assert.deepEqual(rows.slice(1).map((r) => r.slice(0, 2)), want, file);
+  for (const r of rows.slice(1)) {
+    assert.match(r[2], /^\d[\d.]* (µs|ms|s)$/, `${file}: ${r.join(" ")}`);
+    assert.match(r[4], /^\d+\.\d\d$/, `${file}: ${r.join(" ")}`);
+  }
+  const order = await page.evaluate(() =>
+    document.getElementById("perf-e2e-table").compareDocumentPosition(document.getElementById("perf-native-table")));
+  assert.ok(order & 4, `${file}: the end-to-end table comes before the kernel table`);
+}
+
 test("edit a draw to E = 0, share the link, reload to the same state; performance view", async () => {
   const { page, errors } = await open(true);
   // Seeded noise of 262145 tokens is not turned into inline noise.
@@ -211,6 +240,7 @@ test("edit a draw to E = 0, share the link, reload to the same state; performanc
   if (bench) {
     assert.ok((await text(page, "#perf-machine")).includes(bench.machine.cpu));
     assert.equal(await page.locator("#perf-native-table tr").count(), bench.cases.length + 1);
+    await assertEndToEnd(page, bench, "results.json");
   } else {
     assert.match(await text(page, "#perf-none"), /No native benchmark numbers are committed yet/);
   }
@@ -245,6 +275,7 @@ test("edit a draw to E = 0, share the link, reload to the same state; performanc
       await page.waitForFunction((date) => document.querySelector("#perf-machine")?.textContent.includes(date), other.date);
       assert.equal((await text(page, "#perf-machine")).includes("AVX-512"), other.machine.avx512f, file);
       assert.equal(await page.locator("#perf-native-table tr").count(), other.cases.length + 1, file);
+      await assertEndToEnd(page, other, file);
     } else {
       await page.waitForSelector("#perf-none");
     }

@@ -1,5 +1,6 @@
 // Section 7, performance: the committed native benchmark of a machine (its
-// cases and a chart), and the recovered-token kernel timed live in this page
+// end-to-end workloads against the kernel floor first, then its kernel cases
+// and a chart), and the recovered-token kernel timed live in this page
 // on one thread and on the worker pool, by the benchmark script's own code
 // and inputs (timing.mjs), beside the native figure of the same case.
 import { ex } from "../core.mjs";
@@ -8,6 +9,7 @@ import { drawGrouped } from "../chart.mjs";
 import { timeCase } from "../timing.mjs";
 import { threads } from "../threads.mjs";
 import { describeChart } from "../described.mjs";
+import { e2eRows, fmtNs } from "../e2e-rows.mjs";
 
 /** The native benchmark of the machine picked, and the last live timing (shown again against another machine). */
 const perf = { bench: null, live: null };
@@ -34,6 +36,7 @@ export async function showPerf() {
   $("perf-native").innerHTML =
     `<p id="perf-machine">Native, ${esc(bench.date ?? "")}: ${esc(m.cpu ?? "unknown CPU")}, ${esc(m.cores ?? "?")} cores` +
     `${m.avx512f ? ", AVX-512" : ""}; ${esc(bench.rustc ?? "")}; ${esc(crates)}. ${esc(bench.notes ?? "")}</p>` +
+    endToEnd(bench) +
     `<details><summary>All ${(bench.cases || []).length} native cases</summary>` +
     "<table class='facts' id='perf-native-table'><tr><th>case</th><th>threads</th><th>ns / element</th><th>GB/s</th>" +
     "<th>share of read bandwidth</th><th>vs scalar kernel</th></tr>" +
@@ -48,6 +51,31 @@ export async function showPerf() {
     "</table></details>";
   drawNativeRecover();
   if (perf.live) showLive(perf.live);
+}
+
+/**
+ * The end-to-end workloads of the file (what users run: a trial, a sweep, a fill, an audit), each against the
+ * kernel floor timed in the same run, shown first; or one sentence when the file has none (or none readable).
+ */
+function endToEnd(bench) {
+  const rows = e2eRows(bench);
+  if (!rows.length) {
+    return "<p id='perf-e2e-none'>This machine's file has no end-to-end figures (what users run against the kernel floor), only kernel cases.</p>";
+  }
+  const notes = bench.end_to_end.notes;
+  return (
+    "<table class='facts' id='perf-e2e-table'><caption>What users run, against the kernel floor in the same run</caption>" +
+    "<tr><th>workload</th><th>function</th><th>median</th><th>floor</th><th>× floor</th></tr>" +
+    rows
+      .map(
+        (r) =>
+          `<tr><td>${esc(r.workload)}</td><td>${esc(r.fn)}</td><td>${esc(fmtNs(r.medianNs))}</td><td>${esc(r.floor)}</td>` +
+          `<td>${r.ratio == null ? "-" : esc(r.ratio.toFixed(2))}</td></tr>`,
+      )
+      .join("") +
+    "</table>" +
+    (typeof notes === "string" && notes ? `<p class="about" id="perf-e2e-notes">${esc(notes)}</p>` : "")
+  );
 }
 
 /** The live case: a case name of the benchmarks and how `timeCase` times it. */
