@@ -166,21 +166,11 @@ fn fill_uniforms(
     uniforms::<LANES>(seed, stream, row, first)
 }
 
-/// Tokens per chunk when a fill is split across rayon's pool (with the
-/// `parallel` feature), each chunk a job of its own: rows of at least
-/// [`FILL_SPLIT`] tokens are split. Each value depends only on its
-/// address, so the bits do not depend on the split. Small jobs keep the
-/// pool's threads finishing within a few microseconds of each other, so
-/// that neither goes to sleep between calls (see `kernel::split_fine`).
-#[cfg(feature = "parallel")]
-const FILL_CHUNK: usize = 1 << 12;
-
-/// The shortest fill split across rayon's pool.
-#[cfg(feature = "parallel")]
-const FILL_SPLIT: usize = 1 << 15;
-
-/// Fills `out` with `make(E)` for tokens `0..out.len()`, in chunks over
-/// rayon's pool with the `parallel` feature (see `FILL_CHUNK`).
+/// Fills `out` with `make(E)` for tokens `0..out.len()`, split over
+/// rayon's pool with the `parallel` feature as `kernel::split::split_fine`
+/// splits a row: on a pool of two or more threads, into jobs of near-equal
+/// length, each worth a job's work at `Cost::FILL` per token. Each value
+/// depends only on its address, so the bits do not depend on the split.
 #[inline(always)]
 fn fill<T: NoiseFloat>(
     seed: u64,
@@ -190,13 +180,26 @@ fn fill<T: NoiseFloat>(
     make: impl Fn(T) -> T + Sync,
 ) {
     #[cfg(feature = "parallel")]
-    if out.len() >= FILL_SPLIT {
+    {
+        use crate::kernel::split::{Cost, jobs, range, threads};
         use rayon::prelude::*;
-        out.par_chunks_mut(FILL_CHUNK)
-            .with_max_len(1)
-            .enumerate()
-            .for_each(|(c, chunk)| fill_from(seed, stream, row, c * FILL_CHUNK, chunk, &make));
-        return;
+        let n = out.len();
+        let k = jobs(n, Cost::FILL, usize::MAX);
+        if k > 1 && threads() > 1 {
+            let mut pieces = alloc::vec::Vec::with_capacity(k);
+            let mut rest = &mut *out;
+            for j in 0..k {
+                let r = range(n, k, j);
+                let (piece, later) = rest.split_at_mut(r.len());
+                pieces.push((r.start, piece));
+                rest = later;
+            }
+            pieces
+                .into_par_iter()
+                .with_max_len(1)
+                .for_each(|(first, piece)| fill_from(seed, stream, row, first, piece, &make));
+            return;
+        }
     }
     fill_from(seed, stream, row, 0, out, &make);
 }
@@ -317,13 +320,13 @@ mod tests {
         lanes_equal_scalar::<f64>()
     }
 
-    /// Rows long enough to be split into [`FILL_CHUNK`]s, filled on pools
-    /// of 1 and 2 threads, hold [`exp1`]'s values token by token (the last
-    /// chunk ending inside a lane step).
+    /// Rows long enough to be split into jobs, filled on pools of 1 and 2
+    /// threads, hold [`exp1`]'s values token by token (jobs ending inside a
+    /// lane step).
     #[cfg(feature = "parallel")]
     #[test]
     fn split_fills_equal_scalar() {
-        let n = FILL_SPLIT + FILL_CHUNK + 21;
+        let n = 40 * crate::kernel::split::Cost::FILL.chunk() + 21;
         for threads in [1, 2] {
             let pool = rayon::ThreadPoolBuilder::new()
                 .num_threads(threads)

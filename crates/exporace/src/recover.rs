@@ -107,15 +107,17 @@ pub fn recover_tokens<T: NoiseFloat>(
         request(0)
     } else {
         use rayon::prelude::*;
-        // Each job takes requests worth at least `CHUNK` scores, the least
-        // work a row is split into: in wasm a job on the pool of Web
-        // Workers costs tens of microseconds to hand out, and a page's pool
-        // of 2 took 2x as long as one thread on 8 requests of 4 x 32000.
+        // Each job takes requests worth a job's work (`kernel::split`): in
+        // wasm a job on the pool of Web Workers costs tens of microseconds
+        // to hand out, and a page's pool of 2 took 2x as long as one thread
+        // on 8 requests of 4 x 32000 when each request was a job.
+        use crate::kernel::split::Cost;
         let requests = batch.num_requests();
-        let per_request = (batch.num_tokens() * v / requests.max(1)).max(1);
+        let positions = (batch.num_tokens() / requests.max(1)).max(1);
+        let request_cost = Cost::shared(T::BITS, positions).times(v);
         let per_request: Vec<Vec<Scan<T>>> = (0..requests)
             .into_par_iter()
-            .with_min_len(crate::arch::CHUNK.div_ceil(per_request))
+            .with_min_len(request_cost.chunk())
             .map(request)
             .collect();
         per_request.into_iter().flatten().collect()

@@ -77,7 +77,7 @@ use wasm32::simd128 as isa;
 use generic as isa;
 
 pub(crate) use isa::{
-    CHUNK, QUICK_FIRST, RECIP, SEARCH_CLEARING, flipped_exp_lanes, next_loud, uniforms16,
+    JOB_PS, QUICK_FIRST, RECIP, SEARCH_CLEARING, flipped_exp_lanes, next_loud, uniforms16,
     uniforms16_f64_fill,
 };
 #[cfg(feature = "alloc")]

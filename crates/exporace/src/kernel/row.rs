@@ -5,22 +5,23 @@ use super::block::blocks;
 #[cfg(feature = "alloc")]
 use super::hinted::scan_hinted;
 use super::scan::Scan;
-use super::split::split;
+use super::split::{Cost, split};
 use super::weights::Weights;
-use crate::arch::{CHUNK, RECIP};
+use crate::arch::RECIP;
 use crate::float::NoiseFloat;
 use crate::policy::NanPolicy;
 use crate::standings::Form;
 
-/// The race over `weights` and `noise` (equal lengths), split into [`CHUNK`]s
-/// over rayon's pool with the `parallel` feature.
+/// The race over `weights` and `noise` (equal lengths), split into jobs
+/// over rayon's pool with the `parallel` feature, each worth a job's work
+/// at one score per token ([`Cost::scan`]).
 pub(crate) fn race<T: NoiseFloat>(
     form: Form,
     weights: Weights<'_>,
     noise: &[T],
     policy: NanPolicy,
 ) -> Scan<T> {
-    split(noise.len(), CHUNK, |r| {
+    split(noise.len(), Cost::scan(T::BITS), |r| {
         scan(
             form,
             weights.range(r.clone()),

@@ -21,8 +21,8 @@ use core::sync::atomic::{AtomicU64, Ordering};
 
 use super::scan::Scan;
 use super::seeded_steps::Steps;
-use super::sizes::{LANES, SEEDED_CHUNK};
-use super::split::split_fine;
+use super::sizes::LANES;
+use super::split::{Cost, split_fine};
 use crate::arch::next_loud;
 use crate::error::Result;
 use crate::float::NoiseFloat;
@@ -74,7 +74,7 @@ pub fn race_seeded<T: NoiseFloat>(
         row,
         offset,
     };
-    let scan = split_fine(weights.len(), SEEDED_CHUNK, |r| {
+    let scan = split_fine(weights.len(), Cost::SEEDED, |r| {
         scan_seeded::<T>(form, &weights[r.clone()], at(r.start), policy, &shared)
     });
     conclude(form, weights, at(0), scan)
@@ -239,7 +239,7 @@ mod tests {
         let mut mix = Mix(0xF05E_D006);
         for case in 0..300 {
             let n = 1 + mix.below(if case % 10 == 0 {
-                3 * SEEDED_CHUNK as u64
+                3 * Cost::SEEDED.chunk() as u64
             } else {
                 2000
             }) as usize;
@@ -377,7 +377,7 @@ mod tests {
         shared_bar_keeps_the_result::<f64>()
     }
 
-    /// On a pool of 3 threads a row is split into many [`SEEDED_CHUNK`]s
+    /// On a pool of 3 threads a row is split into many jobs
     /// taken in whatever order the threads reach them; the result is the
     /// unfused path's, bit for bit, whatever the threads' timing.
     #[cfg(feature = "parallel")]
@@ -386,7 +386,8 @@ mod tests {
         let pool = crate::test_inputs::pool(3);
         let mut mix = Mix(0x7A2E_E000);
         for case in 0..12 {
-            let n = 4 * SEEDED_CHUNK + mix.below(4 * SEEDED_CHUNK as u64) as usize;
+            let chunk = Cost::SEEDED.chunk();
+            let n = 4 * chunk + mix.below(4 * chunk as u64) as usize;
             let seed = mix.next();
             let w: Vec<f32> = (0..n)
                 .map(|_| match mix.below(4) {

@@ -20,23 +20,23 @@ use super::hints::{INF, hint_of, second_keys};
 use super::row::scan;
 use super::scan::Scan;
 use super::sizes::GROUP;
-use super::split::split;
+use super::split::{Cost, split};
 use super::weights::{WEIGHT_LIMIT, Weights};
-use crate::arch::{CHUNK, PART, group_keys};
+use crate::arch::{PART, group_keys};
 use crate::float::NoiseFloat;
 use crate::policy::NanPolicy;
 use crate::standings::Form;
 
 /// The races `argmax_v w_k[v] * noise[v]`, one scan per entry of `weights`
 /// (equal lengths), the noise row split into chunks over rayon's pool as
-/// `row::race` splits a row, with a floor of [`CHUNK`] tokens over all
-/// of the rows.
+/// `row::race` splits a row, each job worth a job's work at
+/// [`Cost::shared`] per token.
 pub(crate) fn race_shared<T: NoiseFloat>(
     weights: &[Weights<'_>],
     noise: &[T],
     policy: NanPolicy,
 ) -> Vec<Scan<T>> {
-    split(noise.len(), CHUNK, |r| {
+    split(noise.len(), Cost::shared(T::BITS, weights.len()), |r| {
         scan_shared(weights, noise, policy, r)
     })
 }

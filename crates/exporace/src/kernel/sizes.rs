@@ -1,5 +1,4 @@
-//! The sizes the kernels work in: lanes, blocks, spans, groups of rows and
-//! the chunks of a split row.
+//! The sizes the kernels work in: lanes, blocks, spans and groups of rows.
 
 /// Lanes of one explicit SIMD step: 16 f32 scores fill one AVX-512 register,
 /// two AVX2 registers or four SSE2 / SIMD128 registers.
@@ -16,9 +15,3 @@ pub(crate) const SPAN: usize = 2 * BLOCK;
 
 /// Rows scanned together by the group pass.
 pub(crate) const GROUP: usize = 4;
-
-/// Tokens per chunk of the fused seeded race on a pool of two or more
-/// threads (`split::split_fine`). Its chunks share their bar (`seeded::SharedBar`), so a chunk does not
-/// restart from an empty bar, and many small chunks cost about what one
-/// chunk per thread does.
-pub(crate) const SEEDED_CHUNK: usize = 1 << 11;

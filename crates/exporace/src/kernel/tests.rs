@@ -8,9 +8,11 @@ use super::lanes;
 use super::row::{race, scan};
 use super::scan::Scan;
 use super::sizes::{BLOCK, LANES};
-use super::split::split_into;
+use super::split::{Cost, split_into};
+
+/// The tokens of one job of a race over f32 noise.
+const CHUNK: usize = Cost::scan(32).chunk();
 use super::weights::Weights;
-use crate::arch::CHUNK;
 use crate::float::NoiseFloat;
 use crate::policy::NanPolicy;
 use crate::race::scalar;

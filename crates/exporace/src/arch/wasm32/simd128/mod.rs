@@ -26,10 +26,11 @@ pub(crate) use span_keys::div_keys;
 /// The f64 fills' uniforms: [`uniforms16`].
 pub(crate) use philox::uniforms16 as uniforms16_f64_fill;
 
-/// The fewest tokens per chunk of the plain races: 2^20. A job on a pool
-/// of Web Workers costs about 70 microseconds to hand out, more than a
-/// whole row of 152064 tokens takes on one thread.
-pub(crate) const CHUNK: usize = 1 << 20;
+/// The least work worth a job of its own, in picoseconds of one thread
+/// (`kernel::split`): 105 microseconds, about 2^20 f32 scores of a race. A
+/// job on a pool of Web Workers costs about 70 microseconds to hand out,
+/// more than a whole row of 152064 tokens takes on one thread.
+pub(crate) const JOB_PS: u64 = 105_000_000;
 
 /// SIMD128's 4 lanes make the block filter instruction-bound: the quick
 /// pass first is faster for every block.

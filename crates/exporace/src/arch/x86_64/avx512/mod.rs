@@ -14,7 +14,7 @@ pub(crate) mod seeded;
 #[cfg(feature = "alloc")]
 pub(crate) mod span_keys;
 
-pub(crate) use crate::arch::generic::{CHUNK, QUICK_FIRST, RECIP, flipped_exp_lanes};
+pub(crate) use crate::arch::generic::{JOB_PS, QUICK_FIRST, RECIP, flipped_exp_lanes};
 #[cfg(feature = "alloc")]
 pub(crate) use clear::next_clearing;
 #[cfg(feature = "alloc")]
