@@ -8,7 +8,8 @@
 //!   for every model (`sweep`, 108 cells), and one cell (`cell`, gap 20.5,
 //!   `torch-cuda-f32`);
 //! - `end-to-end/fill/V152064`: the noise fills `fill_q` and `fill_inv_q`
-//!   at f32 and f64 (`fill-q-f32`, ...).
+//!   at f32 and f64 (`fill-q-f32`, ...), and their logarithm alone on
+//!   lanes (`log1p-lanes`), which with the seeded race makes their floor.
 //!
 //! Each group also times the fused seeded race (`seeded-f32`, `seeded-f64`)
 //! over weights of its vocabulary; `bench-report` writes each median and
@@ -21,7 +22,7 @@ use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, Criterion, criterion_group, criterion_main};
 use exporace::NanPolicy;
 use exporace::noise::Stream;
-use exporace::noise::{fill_inv_q, fill_q};
+use exporace::noise::{fill_inv_q, fill_q, flipped_exp_lanes};
 use exporace_bench::{Recover, note_load, seeded_winner};
 use exporace_study::models::{CATALOGUE, InvQBounds, ModelVisitor, NoiseModel, race_model};
 use exporace_study::win_probability::{ExactOptions, Group, win_probabilities_of};
@@ -157,6 +158,19 @@ fn fills(c: &mut Criterion) {
     });
     g.bench_function("fill-inv-q-f64", |b| {
         b.iter(|| fill_inv_q(7, Stream::Race, 0, black_box(&mut out64)))
+    });
+    // The fills' logarithm alone: the transform `-log1p(-u)` on lanes of 16
+    // uniforms, for as many uniforms as the row has tokens. With the seeded
+    // race (Philox for every token, a log for few) it makes the fills' floor.
+    let uniforms: Vec<[f64; 16]> = (0..FILL_V / 16)
+        .map(|s| core::array::from_fn(|l| ((s * 16 + l) as f64 + 0.5) / FILL_V as f64))
+        .collect();
+    g.bench_function("log1p-lanes", |b| {
+        b.iter(|| {
+            for u in &uniforms {
+                black_box(flipped_exp_lanes(black_box(u)));
+            }
+        })
     });
     g.finish();
 }

@@ -5,9 +5,9 @@
 //! noise at row `t` ([`NoiseModel::fill_inv_q`]), the draft token's noise on
 //! [`Stream::Draft`] row `t` (or, for the shared-noise pitfall, the race
 //! row itself) and the acceptance uniform on [`Stream::Accept`] row `t`.
-//! Trials run in fixed chunks of [`CHUNK`] whose histograms are added, so
-//! the counts are the same for any thread count (with the `parallel`
-//! feature, chunks are spread over rayon's pool).
+//! Trials run in chunks of [`chunk_trials`] whose histograms are added, so
+//! the counts are the same for any chunking and thread count (with the
+//! `parallel` feature, chunks are spread over rayon's pool).
 //!
 //! The statistics are Pearson's chi-square over categories (runs of tokens
 //! with equal weights), per-category z scores and upper-tail p-values from
@@ -28,8 +28,27 @@ use exporace::noise::{self, Stream};
 use exporace::validate;
 use exporace::{Error, Result};
 
-/// Trials per chunk: the unit of work, of progress and of cancellation.
+/// The most trials per chunk: the unit of work, of progress and of
+/// cancellation.
 pub const CHUNK: u64 = 1024;
+
+/// Token draws per chunk that [`chunk_trials`] aims at: some milliseconds
+/// of one thread, so that a run of a few trials over a large vocabulary
+/// still spreads over the pool and reports progress often.
+const CHUNK_DRAWS: u64 = 1 << 22;
+
+/// Trials per chunk for a vocabulary of `vocab` tokens: about
+/// 2^22 token draws, at least 1 and at most [`CHUNK`].
+///
+/// ```
+/// use exporace_study::experiment::{CHUNK, chunk_trials};
+/// assert_eq!(chunk_trials(3), CHUNK);
+/// assert_eq!(chunk_trials(262_144), 16);
+/// assert_eq!(chunk_trials(1 << 24), 1);
+/// ```
+pub fn chunk_trials(vocab: usize) -> u64 {
+    (CHUNK_DRAWS / (vocab as u64).max(1)).clamp(1, CHUNK)
+}
 
 /// Where the draft token's noise comes from in a rejection-sampling trial.
 ///
@@ -431,18 +450,20 @@ pub fn histogram<M: NoiseModel>(
         _ => Vec::new(),
     };
     let total = setup.trials;
-    let chunks = total.div_ceil(CHUNK);
+    let per_chunk = chunk_trials(v);
+    let chunks = total.div_ceil(per_chunk);
     let done = AtomicU64::new(0);
     let chunk = |c: u64| -> Result<Option<Vec<u64>>> {
         if control.cancel.is_some_and(|f| f.load(Ordering::Relaxed)) {
             return Ok(None);
         }
         let mut counts = vec![0u64; v];
-        let end = ((c + 1) * CHUNK).min(total);
-        for t in c * CHUNK..end {
+        let end = ((c + 1) * per_chunk).min(total);
+        for t in c * per_chunk..end {
             counts[trial(model, &bounds, setup, &residual, t)?] += 1;
         }
-        let now = done.fetch_add(end - c * CHUNK, Ordering::Relaxed) + end - c * CHUNK;
+        let ran = end - c * per_chunk;
+        let now = done.fetch_add(ran, Ordering::Relaxed) + ran;
         if let Some(p) = control.progress {
             p(now as f64 / total as f64);
         }
