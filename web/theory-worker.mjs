@@ -9,6 +9,29 @@
 import { answer, ex } from "./worker-loop.mjs";
 import { manyTailGroups } from "./presets.mjs";
 
+/** The most answers kept by `exact`. */
+const KEPT = 64;
+
+/** Answers already computed, by model, weights and counts, oldest first. */
+const kept = new Map();
+
+/**
+ * `winProbabilities(model, weights, counts)`, computed once for the same
+ * inputs: the lead figure and the theory view ask for the same groups after
+ * each change, and a slider moved back asks again for a gap already shown.
+ * (The curve's hundreds of points are not kept.)
+ */
+function exact(model, weights, counts) {
+  const key = `${model}|${Array.from(weights).join(",")}|${Array.from(counts).join(",")}`;
+  let result = kept.get(key);
+  if (!result) {
+    result = ex.winProbabilities(model, weights, counts);
+    kept.set(key, result);
+    if (kept.size > KEPT) kept.delete(kept.keys().next().value);
+  }
+  return result;
+}
+
 function curve({ models, gaps, tails, temperature }) {
   return models.map((name) => ({
     name,
@@ -22,5 +45,5 @@ function curve({ models, gaps, tails, temperature }) {
 answer((data) => {
   if (data.curve) return { series: curve(data.curve) };
   const { models, weights, counts } = data.exact ?? data.guide;
-  return { results: models.map((m) => ex.winProbabilities(m, weights, counts)) };
+  return { results: models.map((m) => exact(m, weights, counts)) };
 });

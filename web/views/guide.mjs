@@ -18,7 +18,8 @@ const curveModels = () => [...new Set(["ideal", ...state.models])];
 /** The guide's numbers: the tails' exact win probability under fp32 and fp64 torch CUDA, and the dead zone's edge. */
 function showNumbers() {
   const { tails, gap, temperature } = state.params;
-  const models = curveModels();
+  // Only the pipelines' numbers are shown here; the ideal race is on the curve.
+  const models = [...state.models];
   // Until this gap's answer arrives, no number of another gap stands next to it.
   $("guide-f32").textContent = $("guide-f64").textContent = "…";
   // The head and the tails are two groups, so they stay apart even when they weigh the same (gap 0).

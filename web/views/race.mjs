@@ -107,7 +107,9 @@ async function showCompare() {
   const s = state;
   let report;
   try {
-    report = await askRaces("compare", { scenario: compareScenario(s, { typed: true }) });
+    report = await askRaces("compare", s.noise
+      ? { scenario: compareScenario(s, { typed: true }) }
+      : { compareOf: { models: s.models, weights: s.weights, seed: s.seed, row: s.row, nanPolicy: s.nanPolicy } });
   } catch (e) {
     if (state !== s) return;
     $("compare-summary").innerHTML = `<p class="error">${esc(e.message)}</p>`;

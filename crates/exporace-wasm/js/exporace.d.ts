@@ -888,6 +888,20 @@ export function compare(options: {
   nanPolicy?: NanPolicy;
 }): CompareReport;
 
+/**
+ * The `result` of {@link compare} for two catalogue models on the same bits (row
+ * `row` of `seed`), for weights read straight into f32 (a quarter of a million take
+ * milliseconds, where `compare` reads each weight as a scenario number).
+ */
+export function compareOf(
+  modelA: string,
+  modelB: string,
+  weights: Float32Input,
+  seed: U64,
+  row: U64,
+  options?: { nanPolicy?: NanPolicy },
+): CompareReport["result"];
+
 /** A model's draws at an address; the same report as `run` with `op: "noise"`. */
 export function noise(options: {
   model: ModelChoice;

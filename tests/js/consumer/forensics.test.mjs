@@ -32,6 +32,30 @@ test("their options are checked like any argument", () => {
   assert.throws(() => ex.overflow({ weights: [1], noise: [1], wieghts: [2] }), (e) => /wieghts/.test(e.message));
 });
 
+test("compareOf on a Float32Array equals run()'s compare result", () => {
+  // 5003 weights: a head, a near-tie with it, tails at fp32's threshold, zeros.
+  const w = new Float32Array(5003);
+  for (let i = 0; i < w.length; i++) w[i] = Math.fround(Math.exp(-((i % 89) * 0.3)));
+  w[7] = 0;
+  w[8] = Math.fround(1 - 2 ** -20);
+  const pairs = [["torch-cuda-f32", "torch-cuda-f64"], ["torch-cuda-f32", "u64-f64-classic"], ["triton-flipped", "ideal"]];
+  let flips = 0;
+  for (const [a, b] of pairs) {
+    for (const [seed, row, nanPolicy] of [[7, 0, "first_nan_wins"], [2n ** 63n + 5n, 3, "nan_never_wins"]]) {
+      const viaRun = ex.run({ exporace: 1, op: "compare", nan_policy: nanPolicy, weights: Array.from(w), models: [a, b], seed, row }).result;
+      const typed = ex.compareOf(a, b, w, seed, row, { nanPolicy });
+      assert.deepEqual(typed, viaRun, `${a} ${b} ${seed} ${row}`);
+      flips += typed.flipped ? 1 : 0;
+      assert.ok(typed.differing.length > 0 || !typed.flipped);
+    }
+  }
+  // A WasmArray of f32 is read the same way.
+  const held = new ex.WasmArray("float32", w.length);
+  held.view().set(w);
+  assert.deepEqual(ex.compareOf("torch-cuda-f32", "ideal", held, 1, 2), ex.compareOf("torch-cuda-f32", "ideal", w, 1, 2));
+  held.free();
+});
+
 test("deadZoneOf on a Float32Array equals run()'s dead_zone result, at either precision", () => {
   // 4097 weights: a head, tails around fp32's and fp64's thresholds, zeros and a tie with the head.
   const w = new Float32Array(4097);

@@ -105,6 +105,28 @@ fn target_ns(group: &str) -> Option<f64> {
     group.starts_with("exact/").then_some(50e6)
 }
 
+/// The page's update (`benches/page-update.mjs`'s JSON at `path`, if there)
+/// as an end-to-end case: the readout's and the redraw's medians and their
+/// ratios to the seeded race timed in the same page, formed within its
+/// rounds.
+fn page_update(path: &std::path::Path) -> Option<Value> {
+    let page: Value = serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()?;
+    let (m, r) = (&page["medians"], &page["ratios_median"]);
+    let ns = |key: &str| m[key].as_f64().map(|ms| ms * 1e6);
+    let vocab = page["page"]["vocab"].as_u64();
+    Some(json!({
+        "case": format!("end-to-end/page-update/V{}", vocab.unwrap_or(0)),
+        "vocab": vocab,
+        "floor": "seeded-f32",
+        "source": path.file_name().map(|f| f.to_string_lossy().into_owned()),
+        "functions": {
+            "seeded-f32": { "median_ns": ns("floor_ms")?, "ratio_to_floor": 1.0 },
+            "readout": { "median_ns": ns("readout_ms")?, "ratio_to_floor": r["readout_to_floor"].as_f64() },
+            "redraw": { "median_ns": ns("redraw_ms")?, "ratio_to_floor": r["redraw_to_floor"].as_f64() },
+        },
+    }))
+}
+
 /// The functions a group's figures are divided by, first present first:
 /// the fused seeded race, or for an audit the read of its dump.
 const FLOORS: [&str; 2] = ["seeded-f32", "read"];
@@ -279,13 +301,17 @@ fn main() {
         ),
         (
             "end_to_end",
-            ratio_rows(&groups, "end-to-end/"),
+            ratio_rows(&groups, "end-to-end/").map(|mut rows| {
+                rows.extend(page_update(&out.with_file_name("page-update.json")));
+                rows
+            }),
             "one thread (rayon's global pool of one) but audit; many-tail: one head at weight 1 and 262144 tails at f32(e^-20.5); \
              trial-<model> = one Monte Carlo trial as exporace experiment many-tail runs it (exporace_study::models::race_model, a new row each iteration); \
              gap-sweep: sweep = exporace experiment gap-sweep's default cells (gaps 10 to 21 nats by 1, every model, exact tail mass), cell = one of them (gap 20.5, torch-cuda-f32); \
              fill: fill-q/fill-inv-q = exporace::noise::fill_q / fill_inv_q of one row; \
              audit: audit-f32/f64 = the exporace binary's audit of a B 64 x 4 x V 152064 safetensors dump (a process, every core), read = the dump read from the page cache into memory (one thread); \
              seeded-f32/f64 = exporace::race_seeded over the group's weights; floor = seeded-f32, or read; \
+             page-update: the medians of page-update.json beside the output (benches/page-update.mjs in Chromium: readout, redraw, and seeded-f32 = raceSeeded in the same page), ratios formed within its rounds; \
              ratio_to_floor, ratio_to_seeded_f32/f64 = median / that function's median in the same group",
         ),
     ];

@@ -432,6 +432,34 @@ impl ModelVisitor for CompareA<'_> {
     }
 }
 
+/// Two catalogue models on the same random bits (row `row` of `seed`), on
+/// weights already read as f32: what a `compare` body with `models` gives.
+///
+/// ```
+/// use exporace::NanPolicy;
+/// use exporace_study::scenario::{ModelSpec, compare_of};
+/// let (a, b) = (ModelSpec::Name("torch-cuda-f32".into()), ModelSpec::Name("u64-f64-classic".into()));
+/// let out = compare_of(&a, &b, &[0.5, 0.25, 0.25], 7, 0, NanPolicy::FirstNanWins)?;
+/// assert!(out.a_name.starts_with("torch-cuda-f32"));
+/// # Ok::<(), exporace::Error>(())
+/// ```
+pub fn compare_of(
+    a: &ModelSpec,
+    b: &ModelSpec,
+    weights: &[f32],
+    seed: u64,
+    row: u64,
+    policy: NanPolicy,
+) -> Result<CompareOut> {
+    a.visit(CompareA {
+        b,
+        weights,
+        seed,
+        row,
+        policy,
+    })?
+}
+
 /// Runs a `compare` body; `seed` is resolved only when models need it.
 pub fn compare(
     b: &CompareBody,
@@ -440,13 +468,7 @@ pub fn compare(
 ) -> Result<ForensicResult> {
     let weights: Vec<f32> = floats("weights", &b.weights)?;
     let out = match (&b.models, &b.noise) {
-        (Some([a, bm]), None) => a.visit(CompareA {
-            b: bm,
-            weights: &weights,
-            seed: seed()?,
-            row: b.row,
-            policy,
-        })??,
+        (Some([a, bm]), None) => compare_of(a, bm, &weights, seed()?, b.row, policy)?,
         (None, Some(n)) => {
             let noise: Vec<f64> = floats(b.form.noise_name(), n)?;
             let r = forensics::compare_cast(b.form, &weights, &noise, policy)?;
