@@ -196,3 +196,35 @@ fn bad_weights_are_refused_as_the_core_race_refuses_them() {
     }
     assert_eq!(race(&[0.0, 1.0, 0.0]).unwrap().winner.token, 1);
 }
+
+/// Checks the lane fill against `fill_inv_q` token by token.
+struct FillCheck;
+
+impl ModelVisitor for FillCheck {
+    type Output = usize;
+    fn visit<M: NoiseModel>(self, model: &M) -> usize {
+        let mut cases = Cases(model.facts().name.len() as u64 + 17);
+        let mut checked = 0;
+        for n in [1usize, 15, 16, 17, 1003] {
+            let (seed, row) = (cases.next(), cases.next() >> cases.below(64));
+            let mut lanes = vec![M::Float::ZERO; n];
+            let mut one_by_one = vec![M::Float::ZERO; n];
+            exporace_study::models::fill_model_inv_q(model, seed, Stream::Race, row, &mut lanes);
+            model.fill_inv_q(seed, row, &mut one_by_one);
+            for (t, (a, b)) in lanes.iter().zip(&one_by_one).enumerate() {
+                assert_eq!(a.to_bits(), b.to_bits(), "{} token {t}", model.facts().name);
+            }
+            checked += n;
+        }
+        checked
+    }
+}
+
+/// The lane fill of every recipe at every precision holds `fill_inv_q`'s
+/// values, bit for bit, for row lengths around a lane step.
+#[test]
+fn lane_fills_equal_token_by_token_fills() {
+    for (recipe, precision) in catalogue() {
+        assert_eq!(recipe.visit(precision, FillCheck).unwrap(), 1052);
+    }
+}

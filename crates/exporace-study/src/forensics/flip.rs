@@ -4,10 +4,11 @@
 use alloc::vec::Vec;
 
 use super::exact_score::{ExactScore, beats, exact_argmax};
-use crate::models::NoiseModel;
+use crate::models::{NoiseModel, fill_model_inv_q};
 use exporace::NanPolicy;
 use exporace::NoiseFloat;
 use exporace::Result;
+use exporace::noise::Stream;
 use exporace::validate;
 use exporace::{Form, RaceResult, race};
 
@@ -146,8 +147,8 @@ pub fn compare_models<MA: NoiseModel, MB: NoiseModel>(
     let v = weights.len();
     let mut noise_a = alloc::vec![MA::Float::ZERO; v];
     let mut noise_b = alloc::vec![MB::Float::ZERO; v];
-    a.fill_inv_q(seed, row, &mut noise_a);
-    b.fill_inv_q(seed, row, &mut noise_b);
+    fill_model_inv_q(a, seed, Stream::Race, row, &mut noise_a);
+    fill_model_inv_q(b, seed, Stream::Race, row, &mut noise_b);
     let reference: Vec<f64> = if MB::Float::BITS > MA::Float::BITS {
         noise_b.iter().map(|x| x.to_f64()).collect()
     } else {

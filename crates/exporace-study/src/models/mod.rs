@@ -49,6 +49,6 @@ pub use gumbel::{TritonClassic, TritonFlipped, U64Classic, U64Flipped};
 pub use ideal::Ideal;
 pub use model::{Branch, Draw, ModelFacts, NoiseKind, NoiseModel};
 pub use mrv2::{MRV2_DRAFT_SALT, mrv2_key, mrv2_uniform};
-pub use race::{InvQBounds, race_model};
+pub use race::{InvQBounds, fill_model_inv_q, race_model};
 pub use torch_cpu::TorchCpu;
 pub use torch_cuda::{FASTLOG_LEN, TorchCpuCompiled, TorchCuda, fastlog_table};

@@ -74,6 +74,35 @@ impl<T: NoiseFloat> InvQBounds<T> {
     }
 }
 
+/// Fills `out` with the model's `inv_q` at (seed, stream, row, token) for
+/// tokens `0..out.len()`: Philox's words 0 and 1 on 16 lanes, then the
+/// model's transform token by token. On [`Stream::Race`], the same values
+/// as [`NoiseModel::fill_inv_q`].
+///
+/// ```
+/// use exporace::noise::Stream;
+/// use exporace_study::models::{NoiseModel, TorchCuda, fill_model_inv_q};
+/// let model = TorchCuda::<f32>::new();
+/// let (mut lanes, mut one_by_one) = ([0f32; 37], [0f32; 37]);
+/// fill_model_inv_q(&model, 9, Stream::Race, 4, &mut lanes);
+/// model.fill_inv_q(9, 4, &mut one_by_one);
+/// assert_eq!(lanes, one_by_one);
+/// ```
+pub fn fill_model_inv_q<M: NoiseModel>(
+    model: &M,
+    seed: u64,
+    stream: Stream,
+    row: u64,
+    out: &mut [M::Float],
+) {
+    for (step, chunk) in out.chunks_mut(LANES).enumerate() {
+        let [w0, w1] = noise::first_words_lanes::<LANES>(seed, stream, row, (step * LANES) as u32);
+        for (l, slot) in chunk.iter_mut().enumerate() {
+            *slot = model.transform(model.raw([w0[l], w1[l], 0, 0])).inv_q();
+        }
+    }
+}
+
 /// `argmax_i w_i * inv_q_i` with `inv_q_i` the model's noise at (seed,
 /// stream, row, token `i`), without storing the noise; `bounds` must be
 /// [`InvQBounds::new`] of `model`. The same result as filling the row with
