@@ -8,23 +8,21 @@ import { existsSync, readFileSync } from "node:fs";
 import { e2eRows, fmtNs } from "../../web/e2e-rows.mjs";
 
 const fn = (median_ns, extra = {}) => ({ median_ns, ...extra });
+/** A benchmark file holding only these end-to-end cases (and notes). */
+const withCases = (cases, notes) => ({ end_to_end: notes === undefined ? { cases } : { cases, notes } });
 
 test("the older schema: no floor nor ratio_to_floor, so the floor is seeded-f32 and the ratio ratio_to_seeded_f32", () => {
-  const bench = {
-    end_to_end: {
-      cases: [
-        {
-          case: "end-to-end/many-tail/V262145",
-          vocab: 262145,
-          functions: {
-            "seeded-f32": fn(479179.8, { ratio_to_seeded_f32: 1, ratio_to_seeded_f64: 1.0015 }),
-            "seeded-f64": fn(478461.4, { ratio_to_seeded_f32: 0.9985, ratio_to_seeded_f64: 1 }),
-            "trial-ideal": fn(1034279.7, { ratio_to_seeded_f32: 2.1584, ratio_to_seeded_f64: 2.1617 }),
-          },
-        },
-      ],
+  const bench = withCases([
+    {
+      case: "end-to-end/many-tail/V262145",
+      vocab: 262145,
+      functions: {
+        "seeded-f32": fn(479179.8, { ratio_to_seeded_f32: 1, ratio_to_seeded_f64: 1.0015 }),
+        "seeded-f64": fn(478461.4, { ratio_to_seeded_f32: 0.9985, ratio_to_seeded_f64: 1 }),
+        "trial-ideal": fn(1034279.7, { ratio_to_seeded_f32: 2.1584, ratio_to_seeded_f64: 2.1617 }),
+      },
     },
-  };
+  ]);
   assert.deepEqual(e2eRows(bench), [
     { workload: "many-tail/V262145", fn: "seeded-f64", medianNs: 478461.4, floor: "seeded-f32", ratio: 0.9985 },
     { workload: "many-tail/V262145", fn: "trial-ideal", medianNs: 1034279.7, floor: "seeded-f32", ratio: 2.1584 },
@@ -32,32 +30,27 @@ test("the older schema: no floor nor ratio_to_floor, so the floor is seeded-f32 
 });
 
 test("the newer schema: each case names its floor and ratio_to_floor, the audit's floor is read", () => {
-  const bench = {
-    end_to_end: {
-      cases: [
-        {
-          case: "end-to-end/fill/V152064",
-          vocab: 152064,
-          floor: "seeded-f32",
-          functions: {
-            "seeded-f32": fn(300000, { ratio_to_floor: 1, ratio_to_seeded_f32: 1, ratio_to_seeded_f64: 0.9 }),
-            "fill-q-f32": fn(450000, { ratio_to_floor: 1.5, ratio_to_seeded_f32: 1.5, ratio_to_seeded_f64: 1.4 }),
-          },
-        },
-        {
-          case: "end-to-end/audit/B64x4xV152064",
-          vocab: 152064,
-          floor: "read",
-          functions: {
-            read: fn(2e6, { ratio_to_floor: 1 }),
-            "audit-f32": fn(8e6, { ratio_to_floor: 4 }),
-            "audit-f64": fn(1.2e7, { ratio_to_floor: 6 }),
-          },
-        },
-      ],
-      notes: "one thread",
+  const bench = withCases([
+    {
+      case: "end-to-end/fill/V152064",
+      vocab: 152064,
+      floor: "seeded-f32",
+      functions: {
+        "seeded-f32": fn(300000, { ratio_to_floor: 1, ratio_to_seeded_f32: 1, ratio_to_seeded_f64: 0.9 }),
+        "fill-q-f32": fn(450000, { ratio_to_floor: 1.5, ratio_to_seeded_f32: 1.5, ratio_to_seeded_f64: 1.4 }),
+      },
     },
-  };
+    {
+      case: "end-to-end/audit/B64x4xV152064",
+      vocab: 152064,
+      floor: "read",
+      functions: {
+        read: fn(2e6, { ratio_to_floor: 1 }),
+        "audit-f32": fn(8e6, { ratio_to_floor: 4 }),
+        "audit-f64": fn(1.2e7, { ratio_to_floor: 6 }),
+      },
+    },
+  ], "one thread");
   assert.deepEqual(
     e2eRows(bench).map((r) => [r.workload, r.fn, r.floor, r.ratio]),
     [
