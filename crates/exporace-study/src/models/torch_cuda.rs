@@ -1,6 +1,7 @@
 //! torch CUDA `exponential_` (fp32 and fp64) and torch CPU compiled (inductor).
 
 use alloc::boxed::Box;
+use alloc::sync::Arc;
 use alloc::vec::Vec;
 
 use super::lattice::{self, pow2};
@@ -17,7 +18,7 @@ const FASTLOG_PACKED: &[u8] = include_bytes!("../../data/torch_cuda_f32_fastlog.
 /// torch CUDA's fp32 fast log near 1: entry `k - 1` is
 /// `E_k = -__logf(1 - k * 2^-24)` as computed on an H200 with CUDA's `__logf`,
 /// for k = 1 .. 2^20 (E up to about 0.0645). Decompressed on each call
-/// (a few milliseconds); models keep their own copy.
+/// (a few milliseconds); the models share one copy.
 pub fn fastlog_table() -> Box<[f32]> {
     // The embedded data is fixed and checked by the tests; a failure here is
     // impossible short of a corrupted build, and yields an empty table, which
@@ -31,6 +32,20 @@ pub fn fastlog_table() -> Box<[f32]> {
         out.push(f32::from_bits(bits));
     }
     out.into_boxed_slice()
+}
+
+/// The fast-log table the fp32 models share: decompressed once per process
+/// with `std`, once per model without it.
+fn shared_fastlog_table() -> Arc<[f32]> {
+    #[cfg(feature = "std")]
+    {
+        static TABLE: std::sync::OnceLock<Arc<[f32]>> = std::sync::OnceLock::new();
+        TABLE.get_or_init(|| Arc::from(fastlog_table())).clone()
+    }
+    #[cfg(not(feature = "std"))]
+    {
+        Arc::from(fastlog_table())
+    }
 }
 
 /// curand's fp32 uniform from a 32-bit word: `x * 2^-32 + 2^-33` with `x`
@@ -58,15 +73,15 @@ pub fn curand_uniform_double(raw53: u64) -> f64 {
 /// Its facts: the [catalogue table](crate::models#catalogue).
 #[derive(Clone, Debug)]
 pub struct TorchCuda<T> {
-    table: Box<[f32]>,
+    table: Arc<[f32]>,
     _float: core::marker::PhantomData<T>,
 }
 
 impl TorchCuda<f32> {
-    /// The fp32 model (decompresses the fast-log table).
+    /// The fp32 model (with the shared fast-log table).
     pub fn new() -> Self {
         TorchCuda {
-            table: fastlog_table(),
+            table: shared_fastlog_table(),
             _float: core::marker::PhantomData,
         }
     }
@@ -82,7 +97,7 @@ impl TorchCuda<f64> {
     /// The fp64 model.
     pub fn new() -> Self {
         TorchCuda {
-            table: Box::new([]),
+            table: Arc::from([]),
             _float: core::marker::PhantomData,
         }
     }
