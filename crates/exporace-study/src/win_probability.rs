@@ -85,6 +85,27 @@ impl Group {
     }
 }
 
+/// The runs of equal weights in `weights`, in token order: the groups whose
+/// answers are the tokens' (a run's tokens are adjacent, so ties keep their
+/// order). Bits decide equality: `0.0` and `-0.0` are two runs.
+///
+/// ```
+/// use exporace_study::win_probability::{Group, runs};
+/// assert_eq!(runs(&[1.0, 0.5, 0.5, 1.0]), [Group::new(1.0, 1), Group::new(0.5, 2), Group::new(1.0, 1)]);
+/// ```
+pub fn runs(weights: &[f32]) -> Vec<Group> {
+    let mut out: Vec<Group> = Vec::new();
+    let mut last = None;
+    for &w in weights {
+        match out.last_mut() {
+            Some(g) if last == Some(w.to_bits()) => g.count += 1,
+            _ => out.push(Group::new(w as f64, 1)),
+        }
+        last = Some(w.to_bits());
+    }
+    out
+}
+
 /// How hard to work.
 ///
 /// No example: two limits with defaults (tolerance 1e-12, 4096 points); [`win_probabilities`] uses them.

@@ -923,6 +923,29 @@ export function deadZone(options: { weights: OptionNumber[]; model: ModelChoice 
  */
 export function deadZoneOf(model: string, weights: Float32Input, precision?: "f32" | "f64" | null): DeadZoneReport["result"];
 
+/**
+ * The runs of equal weights in token order (equal bits: 0 and -0 are two runs),
+ * as the groups {@link winProbabilities} and {@link deadZoneOfGroups} take:
+ * `counts[g]` tokens of weight `weights[g]`. Their answers are the tokens'.
+ * @throws ExporaceError when `weights` is not a Float32Array or f32 WasmArray.
+ */
+export function weightGroups(weights: Float32Input): { weights: Float64Array; counts: Float64Array };
+
+/**
+ * The `result` of {@link deadZoneOf} for tokens given as groups of equal weight
+ * in token-id order, as {@link winProbabilities} takes them: `counts[g]` tokens of
+ * weight `weights[g]`. One test per group, so any number of tokens takes
+ * microseconds; the same answer as the tokens written out (the mass is summed
+ * per group). At most 2^31 - 1 tokens in all.
+ * @throws ExporaceError on an unknown model, mismatched lengths, bad weights or counts.
+ */
+export function deadZoneOfGroups(
+  model: string,
+  weights: Float64Array,
+  counts: Float64Array,
+  precision?: "f32" | "f64" | null,
+): DeadZoneReport["result"];
+
 /** Entries with `q = 0`, infinite or NaN scores, and each NaN policy's pick; as `run` with `op: "overflow"`. */
 export function overflow(options: {
   weights: OptionNumber[];

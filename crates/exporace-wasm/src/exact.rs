@@ -62,20 +62,11 @@ pub(crate) fn catalogue_entry(model: &str) -> JsResult<&'static CatalogueEntry> 
     })
 }
 
-/// Exact win probabilities of groups of tokens (`weights[g]` shared by
-/// `counts[g]` tokens, groups in token-id order) under the catalogue model
-/// `model`, at its own precision or at `precision` (`"f32"` / `"f64"`).
-#[wasm_bindgen(js_name = winProbabilities)]
-pub fn win_probabilities(
-    model: JsValue,
-    weights: JsValue,
-    counts: JsValue,
-    precision: JsValue,
-) -> JsResult<JsValue> {
-    let entry = catalogue_entry(&args::string_arg(&model, "model")?)?;
-    let precision = precision_arg(&precision)?;
-    let weights = args::array::<f64>(&weights, "weights")?;
-    let counts = args::array::<f64>(&counts, "counts")?;
+/// Groups of tokens from `weights[g]` (an array of numbers) shared by
+/// `counts[g]` tokens (whole numbers in [1, 2^53]).
+pub(crate) fn groups_arg(weights: &JsValue, counts: &JsValue) -> JsResult<Vec<Group>> {
+    let weights = args::array::<f64>(weights, "weights")?;
+    let counts = args::array::<f64>(counts, "counts")?;
     if weights.len() != counts.len() {
         return Err(JsError::new(&format!(
             "length mismatch for counts (must match weights): expected {}, got {}",
@@ -92,6 +83,43 @@ pub fn win_probabilities(
         }
         groups.push(Group::new(w, c as u64));
     }
+    Ok(groups)
+}
+
+/// `weightGroups(weights)`: the runs of equal weights of a `Float32Array`
+/// (or f32 `WasmArray`) in token order, as `{ weights, counts }`
+/// (`Float64Array`s): the groups `winProbabilities` and `deadZoneOfGroups`
+/// take, whose answers are the tokens'.
+#[wasm_bindgen(js_name = weightGroups)]
+pub fn weight_groups(weights: JsValue) -> JsResult<JsValue> {
+    let runs = win_probability::runs(&args::array::<f32>(&weights, "weights")?);
+    let w: Vec<f64> = runs.iter().map(|g| g.weight).collect();
+    let c: Vec<f64> = runs.iter().map(|g| g.count as f64).collect();
+    let out = js_sys::Object::new();
+    for (key, values) in [("weights", w), ("counts", c)] {
+        js_sys::Reflect::set(
+            &out,
+            &JsValue::from_str(key),
+            &js_sys::Float64Array::from(values.as_slice()),
+        )
+        .map_err(|_| JsError::new("weightGroups: the result object refused a field"))?;
+    }
+    Ok(out.into())
+}
+
+/// Exact win probabilities of groups of tokens (`weights[g]` shared by
+/// `counts[g]` tokens, groups in token-id order) under the catalogue model
+/// `model`, at its own precision or at `precision` (`"f32"` / `"f64"`).
+#[wasm_bindgen(js_name = winProbabilities)]
+pub fn win_probabilities(
+    model: JsValue,
+    weights: JsValue,
+    counts: JsValue,
+    precision: JsValue,
+) -> JsResult<JsValue> {
+    let entry = catalogue_entry(&args::string_arg(&model, "model")?)?;
+    let precision = precision_arg(&precision)?;
+    let groups = groups_arg(&weights, &counts)?;
     let entry = CatalogueEntry {
         precision: precision.unwrap_or(entry.precision),
         ..*entry

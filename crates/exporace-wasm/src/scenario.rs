@@ -116,17 +116,27 @@ pub fn dead_zone(options: JsValue) -> JsResult<JsValue> {
 /// name, run at its own precision or at `precision` (`"f32"` / `"f64"`).
 #[wasm_bindgen(js_name = deadZoneOf)]
 pub fn dead_zone_of(model: JsValue, weights: JsValue, precision: JsValue) -> JsResult<JsValue> {
-    let model = args::string_arg(&model, "model")?;
-    let precision = crate::exact::precision_arg(&precision)?;
+    let spec = model_spec(&model, &precision)?;
     let weights = args::array::<f32>(&weights, "weights")?;
-    let spec = match precision {
-        None => ModelSpec::Name(model),
-        Some(p) => ModelSpec::Full {
-            model,
-            precision: Some(p),
-        },
-    };
     let out = exporace_study::scenario::dead_zone_of(&spec, &weights)?;
+    result_value(&out)
+}
+
+/// `deadZoneOfGroups(model, weights, counts, precision?)`: the `result` of
+/// [`dead_zone`] for tokens given as groups of equal weight in token order
+/// (`weights[g]` shared by `counts[g]` tokens, as `winProbabilities` takes
+/// them), one test per group: the same answer as [`dead_zone_of`] on the
+/// tokens written out, in microseconds for any number of tokens.
+#[wasm_bindgen(js_name = deadZoneOfGroups)]
+pub fn dead_zone_of_groups(
+    model: JsValue,
+    weights: JsValue,
+    counts: JsValue,
+    precision: JsValue,
+) -> JsResult<JsValue> {
+    let spec = model_spec(&model, &precision)?;
+    let groups = crate::exact::groups_arg(&weights, &counts)?;
+    let out = exporace_study::scenario::dead_zone_groups_of(&spec, &groups)?;
     result_value(&out)
 }
 
@@ -153,6 +163,19 @@ pub fn compare_of(
     let policy = args::options(options)?.nan_policy;
     let out = exporace_study::scenario::compare_of(&a, &b, &weights, seed, row, policy)?;
     result_value(&out)
+}
+
+/// A catalogue model by name (`model`), at its own precision or at
+/// `precision` (`"f32"` / `"f64"`).
+fn model_spec(model: &JsValue, precision: &JsValue) -> JsResult<ModelSpec> {
+    let model = args::string_arg(model, "model")?;
+    Ok(match crate::exact::precision_arg(precision)? {
+        None => ModelSpec::Name(model),
+        Some(p) => ModelSpec::Full {
+            model,
+            precision: Some(p),
+        },
+    })
 }
 
 /// A result as JavaScript, its keys in camelCase, as the reports give it:

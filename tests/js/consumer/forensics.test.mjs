@@ -56,6 +56,45 @@ test("compareOf on a Float32Array equals run()'s compare result", () => {
   held.free();
 });
 
+test("weightGroups gives the runs of equal weights in token order", () => {
+  const g = ex.weightGroups(Float32Array.of(1, 0.5, 0.5, 1, 0, -0, 0, 3e-39));
+  assert.ok(g.weights instanceof Float64Array && g.counts instanceof Float64Array);
+  // Equal bits make a run: 0 and -0 are two; a subnormal is its own weight.
+  assert.deepEqual([...g.weights], [1, 0.5, 1, 0, -0, 0, Math.fround(3e-39)]);
+  assert.deepEqual([...g.counts], [1, 2, 1, 1, 1, 1, 1]);
+  const many = new Float32Array(262145).fill(Math.fround(1e-9));
+  many[0] = 1;
+  const m = ex.weightGroups(many);
+  assert.deepEqual([[...m.weights], [...m.counts]], [[1, Math.fround(1e-9)], [1, 262144]]);
+  // Written out again, the runs are the weights.
+  const back = Float32Array.from([...g.weights].flatMap((w, i) => Array(g.counts[i]).fill(w)));
+  assert.deepEqual([...back].map((x) => Object.is(x, -0) ? "-0" : x), [1, 0.5, 0.5, 1, 0, "-0", 0, Math.fround(3e-39)]);
+});
+
+test("deadZoneOfGroups equals deadZoneOf on the tokens written out", () => {
+  // Runs in token order: the page's many-tail race, and runs with zeros, repeats and a tie with the head.
+  const sets = [
+    [[1, 1], [Math.fround(7.5825607e-10), 262144]],
+    [[0, 3], [Math.fround(1e-12), 5], [0.5, 1], [Math.fround(1e-12), 2], [Math.fround(1e-30), 7], [0.5, 4]],
+  ];
+  for (const set of sets) {
+    const weights = Float64Array.from(set, ([w]) => w);
+    const counts = Float64Array.from(set, ([, c]) => c);
+    const tokens = Float32Array.from(set.flatMap(([w, c]) => Array(c).fill(w)));
+    for (const [model, precision] of [["torch-cuda-f32", undefined], ["torch-cuda-f64", undefined], ["triton-flipped", "f64"], ["ideal", "f32"]]) {
+      const grouped = ex.deadZoneOfGroups(model, weights, counts, precision);
+      const written = ex.deadZoneOf(model, tokens, precision);
+      // The mass is summed per group there and per token here: 4 ulps apart at most.
+      assert.ok(Math.abs(grouped.mass - written.mass) <= 4 * Number.EPSILON * written.mass, `${model}: ${grouped.mass} vs ${written.mass}`);
+      assert.deepEqual({ ...grouped, mass: 0 }, { ...written, mass: 0 }, `${model} ${precision ?? "own"}`);
+    }
+  }
+  // The tails are dead under fp32 noise and listed by id, up to the listing's cap.
+  const z = ex.deadZoneOfGroups("torch-cuda-f32", Float64Array.of(1, Math.fround(7.5825607e-10)), Float64Array.of(1, 262144));
+  assert.equal(z.count, 262144);
+  assert.deepEqual(z.tokens.slice(0, 3), [1, 2, 3]);
+});
+
 test("deadZoneOf on a Float32Array equals run()'s dead_zone result, at either precision", () => {
   // 4097 weights: a head, tails around fp32's and fp64's thresholds, zeros and a tie with the head.
   const w = new Float32Array(4097);

@@ -21,7 +21,7 @@ function rng(seed) {
 const FUNCTIONS = [
   "raceMul", "raceDiv", "raceSeeded", "recoverTokens", "rejectionSample", "fillInvQ", "fillQ",
   "fillUniform", "randint", "randint4x", "rand", "transformUniform", "residualWeights", "readNpy",
-  "readSafetensors", "readNpyTensor", "writeNpy", "writeSafetensors", "winProbabilities", "deadZoneOf", "compareOf",
+  "readSafetensors", "readNpyTensor", "writeNpy", "writeSafetensors", "winProbabilities", "deadZoneOf", "deadZoneOfGroups", "weightGroups", "compareOf",
   "runExperiment", "inspectFloat", "weightsFromLogits", "run",
 ];
 const SLOW = ["runExperiment", "winProbabilities"];
@@ -96,6 +96,8 @@ function wellFormed(r, name) {
     case "inspectFloat": return [pick([1.5, "0x3f800000", 1e-40]), pick([undefined, 2])];
     case "weightsFromLogits": return [Float64Array.from({ length: n }, () => -10 * r()), pick([0.5, 1, 2])];
     case "deadZoneOf": return [pick(MODELS), new Float32Array([1, 1e-9, 0.5])];
+    case "deadZoneOfGroups": return [pick(MODELS), new Float64Array([1, 1e-9]), new Float64Array([1, 3])];
+    case "weightGroups": return [new Float32Array([1, 1e-9, 1e-9])];
     case "compareOf": return [pick(MODELS), pick(MODELS), new Float32Array([1, 1e-9, 0.5]), pick([1, 2n ** 64n - 1n]), pick([0, 5])];
     case "winProbabilities": return [pick(MODELS.slice(0, 4)), new Float64Array([1, 0.5]), new Float64Array([1, 3])];
     case "runExperiment": return [pick(MODELS.slice(0, 4)), new Float32Array([r(), r(), 0.5]), null, { sampler: "race", trials: pick([1, 10, 100]), seed: 1 }];

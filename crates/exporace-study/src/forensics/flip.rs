@@ -4,11 +4,9 @@
 use alloc::vec::Vec;
 
 use super::exact_score::{ExactScore, beats, exact_argmax};
-use crate::models::{NoiseModel, fill_model_inv_q};
 use exporace::NanPolicy;
 use exporace::NoiseFloat;
 use exporace::Result;
-use exporace::noise::Stream;
 use exporace::validate;
 use exporace::{Form, RaceResult, race};
 
@@ -47,6 +45,53 @@ pub struct FlipReport<A, B> {
     pub differing: Vec<DifferingToken>,
 }
 
+impl DifferingToken {
+    /// Token `token`, exactly scoring `s`, against the exact winner scoring
+    /// `e_score`; its log gap is 0 when it ties or beats it exactly.
+    pub(super) fn new(
+        token: usize,
+        beats_in_a: bool,
+        beats_in_b: bool,
+        s: &ExactScore,
+        e_score: &ExactScore,
+        policy: NanPolicy,
+    ) -> Self {
+        let log_gap = if beats(policy, s, e_score) {
+            0.0
+        } else {
+            e_score.ln() - s.ln()
+        };
+        DifferingToken {
+            token,
+            beats_in_a,
+            beats_in_b,
+            log_gap,
+        }
+    }
+}
+
+impl<A: NoiseFloat, B: NoiseFloat> FlipReport<A, B> {
+    /// The report of races `a` and `b` with their exact winner, the
+    /// differing tokens sorted closest first.
+    pub(super) fn new(
+        a: RaceResult<A>,
+        b: RaceResult<B>,
+        exact_winner: usize,
+        mut differing: Vec<DifferingToken>,
+    ) -> Self {
+        differing.sort_by(|x, y| x.log_gap.total_cmp(&y.log_gap).then(x.token.cmp(&y.token)));
+        FlipReport {
+            a_margin_ulps: a.margin_ulps(),
+            b_margin_ulps: b.margin_ulps(),
+            flipped: a.winner.token != b.winner.token,
+            a,
+            b,
+            exact_winner,
+            differing,
+        }
+    }
+}
+
 /// Does token `t` beat token `e` in a rounded pipeline (index order decides ties)?
 fn beats_rounded<T: NoiseFloat>(
     form: Form,
@@ -56,8 +101,13 @@ fn beats_rounded<T: NoiseFloat>(
     e: usize,
     p: NanPolicy,
 ) -> bool {
-    let (st, se) = (form.score(w[t], n[t]), form.score(w[e], n[e]));
-    if t < e {
+    beats_score(form.score(w[t], n[t]), form.score(w[e], n[e]), t < e, p)
+}
+
+/// Does a token scoring `st` beat one scoring `se` under `p`, the first
+/// token winning ties (`t_first`: the token comes before the other)?
+pub(super) fn beats_score<T: NoiseFloat>(st: T, se: T, t_first: bool, p: NanPolicy) -> bool {
+    if t_first {
         !p.beats(se, st)
     } else {
         p.beats(st, se)
@@ -95,29 +145,12 @@ pub fn compare<A: NoiseFloat, B: NoiseFloat>(
         let beats_in_b = beats_rounded(form, weights, noise_b, t, exact_winner, policy);
         if beats_in_a != beats_in_b {
             let s = ExactScore::new(form, weights[t], reference[t]);
-            let log_gap = if beats(policy, &s, &e_score) {
-                0.0
-            } else {
-                e_score.ln() - s.ln()
-            };
-            differing.push(DifferingToken {
-                token: t,
-                beats_in_a,
-                beats_in_b,
-                log_gap,
-            });
+            differing.push(DifferingToken::new(
+                t, beats_in_a, beats_in_b, &s, &e_score, policy,
+            ));
         }
     }
-    differing.sort_by(|x, y| x.log_gap.total_cmp(&y.log_gap).then(x.token.cmp(&y.token)));
-    Ok(FlipReport {
-        a_margin_ulps: a.margin_ulps(),
-        b_margin_ulps: b.margin_ulps(),
-        flipped: a.winner.token != b.winner.token,
-        a,
-        b,
-        exact_winner,
-        differing,
-    })
+    Ok(FlipReport::new(a, b, exact_winner, differing))
 }
 
 /// fp64 noise against the same noise cast to fp32 (the silent cast of vLLM
@@ -130,29 +163,4 @@ pub fn compare_cast(
 ) -> Result<FlipReport<f64, f32>> {
     let cast: Vec<f32> = noise.iter().map(|&x| x as f32).collect();
     compare(form, weights, noise, &cast, noise, policy)
-}
-
-/// Two noise models on the same random bits: each draws at
-/// (seed, row, token) and the races run in the [`Form::Mul`] form on their
-/// `inv_q`. The exact winner uses the wider model's `inv_q` (A's if equal).
-pub fn compare_models<MA: NoiseModel, MB: NoiseModel>(
-    weights: &[f32],
-    a: &MA,
-    b: &MB,
-    seed: u64,
-    row: u64,
-    policy: NanPolicy,
-) -> Result<FlipReport<MA::Float, MB::Float>> {
-    validate::vocab(weights.len())?;
-    let v = weights.len();
-    let mut noise_a = alloc::vec![MA::Float::ZERO; v];
-    let mut noise_b = alloc::vec![MB::Float::ZERO; v];
-    fill_model_inv_q(a, seed, Stream::Race, row, &mut noise_a);
-    fill_model_inv_q(b, seed, Stream::Race, row, &mut noise_b);
-    let reference: Vec<f64> = if MB::Float::BITS > MA::Float::BITS {
-        noise_b.iter().map(|x| x.to_f64()).collect()
-    } else {
-        noise_a.iter().map(|x| x.to_f64()).collect()
-    };
-    compare(Form::Mul, weights, &noise_a, &noise_b, &reference, policy)
 }

@@ -4,8 +4,10 @@
 mod dead_zone;
 pub mod exact_score;
 mod flip;
+mod model_compare;
 mod overflow;
 
-pub use dead_zone::{DeadZone, dead_zone};
-pub use flip::{DifferingToken, FlipReport, compare, compare_cast, compare_models};
+pub use dead_zone::{DeadGroups, DeadZone, dead_zone, dead_zone_groups};
+pub use flip::{DifferingToken, FlipReport, compare, compare_cast};
+pub use model_compare::compare_models;
 pub use overflow::{OverflowEntry, OverflowReport, overflow_anatomy};

@@ -50,5 +50,6 @@ pub use ideal::Ideal;
 pub use model::{Branch, Draw, ModelFacts, NoiseKind, NoiseModel};
 pub use mrv2::{MRV2_DRAFT_SALT, mrv2_key, mrv2_uniform};
 pub use race::{InvQBounds, fill_model_inv_q, race_model};
+pub(crate) use race::{LANES, LaneWords, for_each_token, lane_words, race_words};
 pub use torch_cpu::TorchCpu;
 pub use torch_cuda::{FASTLOG_LEN, TorchCpuCompiled, TorchCuda, fastlog_table};

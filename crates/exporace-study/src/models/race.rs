@@ -24,7 +24,7 @@ use super::NoiseModel;
 const BUCKET_BITS: u32 = 12;
 
 /// Tokens per Philox lane step.
-const LANES: usize = 16;
+pub(crate) const LANES: usize = 16;
 
 /// Upper bounds of a model's `inv_q` over buckets of its raw integers.
 #[derive(Clone, Debug)]
@@ -103,6 +103,32 @@ pub fn fill_model_inv_q<M: NoiseModel>(
     }
 }
 
+/// Philox's words 0 and 1 of a step of [`LANES`] tokens, by lane.
+pub(crate) type LaneWords = [[u32; LANES]; 2];
+
+/// The [`LaneWords`] of tokens `0..len` at (seed, stream, row), step by step.
+pub(crate) fn lane_words(seed: u64, stream: Stream, row: u64, len: usize) -> Vec<LaneWords> {
+    (0..len.div_ceil(LANES))
+        .map(|step| noise::first_words_lanes::<LANES>(seed, stream, row, (step * LANES) as u32))
+        .collect()
+}
+
+/// Calls `visit(token, words)` for each token of `weights` in order, with its
+/// weight and its Philox words from `steps` (words 2 and 3 are 0: no
+/// catalogue recipe reads them).
+#[inline(always)]
+pub(crate) fn for_each_token(
+    weights: &[f32],
+    steps: &[LaneWords],
+    mut visit: impl FnMut(usize, f32, [u32; 4]),
+) {
+    for (step, (chunk, [w0, w1])) in weights.chunks(LANES).zip(steps).enumerate() {
+        for (l, &w) in chunk.iter().enumerate() {
+            visit(step * LANES + l, w, [w0[l], w1[l], 0, 0]);
+        }
+    }
+}
+
 /// `argmax_i w_i * inv_q_i` with `inv_q_i` the model's noise at (seed,
 /// stream, row, token `i`), without storing the noise; `bounds` must be
 /// [`InvQBounds::new`] of `model`. The same result as filling the row with
@@ -131,13 +157,27 @@ pub fn race_model<M: NoiseModel>(
     row: u64,
     policy: NanPolicy,
 ) -> Result<RaceResult<M::Float>> {
+    race_words(model, bounds, weights, policy, |step| {
+        noise::first_words_lanes::<LANES>(seed, stream, row, (step * LANES) as u32)
+    })
+}
+
+/// [`race_model`] with each step's Philox words from `step_words(step)`
+/// (steps of [`LANES`] tokens, in order).
+#[inline(always)]
+pub(crate) fn race_words<M: NoiseModel>(
+    model: &M,
+    bounds: &InvQBounds<M::Float>,
+    weights: &[f32],
+    policy: NanPolicy,
+    mut step_words: impl FnMut(usize) -> LaneWords,
+) -> Result<RaceResult<M::Float>> {
     validate::vocab(weights.len())?;
     validate::weights("weights", weights, 0)?;
     let mut standings = Standings::new(policy);
     let mut bar: Option<M::Float> = None;
     for (step, chunk) in weights.chunks(LANES).enumerate() {
-        let first = (step * LANES) as u32;
-        let [w0, w1] = noise::first_words_lanes::<LANES>(seed, stream, row, first);
+        let [w0, w1] = step_words(step);
         for (l, &w) in chunk.iter().enumerate() {
             let raw = model.raw([w0[l], w1[l], 0, 0]);
             if let Some(b) = bar

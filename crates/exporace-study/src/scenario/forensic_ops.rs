@@ -11,6 +11,7 @@ use super::number::{AnyFloat, Num, floats};
 use crate::forensics::{self, DeadZone, FlipReport};
 use crate::models::{Branch, CATALOGUE, Draw, ModelFacts, ModelVisitor, NoiseModel};
 use crate::torch_replay::TorchCpuGenerator;
+use crate::win_probability::Group;
 use exporace::NanPolicy;
 use exporace::{Contender, Form, RaceResult};
 use exporace::{Error, Result};
@@ -537,6 +538,56 @@ pub fn overflow<T: NoiseFloat>(b: &OverflowBody) -> Result<ForensicResult> {
             })
             .collect(),
     }))
+}
+
+/// The `dead_zone` answer for tokens given as groups of equal weight in
+/// token order ([`forensics::dead_zone_groups`]): the same answer as
+/// [`dead_zone_of`] on the tokens written out, computed once per group. The
+/// listed ids are the first tokens of the dead groups.
+///
+/// ```
+/// use exporace_study::scenario::{ModelSpec, dead_zone_groups_of};
+/// use exporace_study::win_probability::Group;
+/// let model = ModelSpec::Name("torch-cuda-f32".into());
+/// let z = dead_zone_groups_of(&model, &[Group::new(1.0, 1), Group::new(1e-9, 3)])?;
+/// assert_eq!((z.count, z.tokens), (3, vec![1, 2, 3]));
+/// # Ok::<(), exporace::Error>(())
+/// ```
+pub fn dead_zone_groups_of(model: &ModelSpec, groups: &[Group]) -> Result<DeadZoneOut> {
+    let (model, z) = model.visit(DeadGroupsVisit(groups))??;
+    let mut tokens = Vec::new();
+    let mut first = 0usize;
+    let mut dead = z.groups.iter().peekable();
+    for (i, g) in groups.iter().enumerate() {
+        // The total was checked to fit a vocabulary.
+        let n = g.count as usize;
+        if dead.next_if_eq(&&i).is_some() {
+            let listed = n.min(DEAD_TOKENS_LISTED - tokens.len());
+            tokens.extend(first..first + listed);
+        }
+        if tokens.len() == DEAD_TOKENS_LISTED {
+            break;
+        }
+        first += n;
+    }
+    Ok(DeadZoneOut {
+        model,
+        e_min: z.e_min,
+        e_max: z.e_max,
+        threshold: z.threshold,
+        count: z.count as usize,
+        mass: z.mass,
+        tokens,
+    })
+}
+
+struct DeadGroupsVisit<'a>(&'a [Group]);
+
+impl ModelVisitor for DeadGroupsVisit<'_> {
+    type Output = Result<(ModelFacts, forensics::DeadGroups)>;
+    fn visit<M: NoiseModel>(self, m: &M) -> Self::Output {
+        Ok((m.facts(), forensics::dead_zone_groups(m, self.0)?))
+    }
 }
 
 /// A `dead_zone` body.

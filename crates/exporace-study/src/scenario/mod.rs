@@ -32,7 +32,8 @@ use serde_json::{Map, Value};
 pub use forensic_ops::{
     Address, AnyContender, AnyRace, CompareBody, CompareOut, DEAD_TOKENS_LISTED, DeadZoneBody,
     DeadZoneOut, DifferingOut, DrawOut, ForensicResult, MAX_NOISE_DRAWS, NoiseBody, NoiseOut,
-    OverflowBody, OverflowEntryOut, OverflowOut, PolicyPick, compare_of, dead_zone_of,
+    OverflowBody, OverflowEntryOut, OverflowOut, PolicyPick, compare_of, dead_zone_groups_of,
+    dead_zone_of,
 };
 pub use input::{FORMAT_VERSION, Header, Matrix, Op, RaceBody, RecoverBody, RejectionExtras};
 use materialize::Seeder;

@@ -1,0 +1,164 @@
+//! Two models compared on the same bits without storing their rows: the same
+//! report as filling both rows and comparing them, for every pair of
+//! catalogue models at both precisions.
+
+use exporace::noise::Stream;
+use exporace::{NanPolicy, NoiseFloat, Precision};
+use exporace_study::forensics::{compare, compare_models};
+use exporace_study::models::{
+    CATALOGUE, ModelVisitor, NoiseModel, TorchCuda, TritonFlipped, fill_model_inv_q,
+};
+
+/// The report of both rows filled with the model path and compared whole.
+fn filled<MA: NoiseModel, MB: NoiseModel>(
+    w: &[f32],
+    a: &MA,
+    b: &MB,
+    seed: u64,
+    row: u64,
+    policy: NanPolicy,
+) -> String {
+    let mut na = vec![MA::Float::ZERO; w.len()];
+    let mut nb = vec![MB::Float::ZERO; w.len()];
+    fill_model_inv_q(a, seed, Stream::Race, row, &mut na);
+    fill_model_inv_q(b, seed, Stream::Race, row, &mut nb);
+    let reference: Vec<f64> = if MB::Float::BITS > MA::Float::BITS {
+        nb.iter().map(|x| x.to_f64()).collect()
+    } else {
+        na.iter().map(|x| x.to_f64()).collect()
+    };
+    format!(
+        "{:?}",
+        compare(exporace::Form::Mul, w, &na, &nb, &reference, policy)
+    )
+}
+
+/// Weight sets with zeros, ties, a head over tiny tails, and all equal.
+fn weight_sets() -> Vec<Vec<f32>> {
+    let v = 97;
+    vec![
+        (0..v)
+            .map(|i| match i % 7 {
+                0 => 0.0,
+                1 | 2 => 0.02,
+                _ => 0.001 * (1 + i % 5) as f32,
+            })
+            .collect(),
+        (0..v).map(|i| if i == 3 { 1.0 } else { 7.6e-10 }).collect(),
+        vec![0.5; v],
+        (0..v).map(|i| 1.0 / (1 + i) as f32).collect(),
+    ]
+}
+
+struct PairA<'a>(&'a [Vec<f32>]);
+struct PairB<'a, MA>(&'a MA, &'a [Vec<f32>]);
+
+impl ModelVisitor for PairA<'_> {
+    type Output = usize;
+    fn visit<M: NoiseModel>(self, a: &M) -> usize {
+        let mut checked = 0;
+        for entry in CATALOGUE.iter() {
+            for precision in [Precision::F32, Precision::F64] {
+                if let Ok(n) = entry.visit(Some(precision), PairB(a, self.0)) {
+                    checked += n;
+                }
+            }
+        }
+        checked
+    }
+}
+
+impl<MA: NoiseModel> ModelVisitor for PairB<'_, MA> {
+    type Output = usize;
+    fn visit<M: NoiseModel>(self, b: &M) -> usize {
+        let mut checked = 0;
+        for w in self.1 {
+            for policy in [
+                NanPolicy::FirstNanWins,
+                NanPolicy::NanNeverWins,
+                NanPolicy::Reject,
+            ] {
+                for seed in 0..3u64 {
+                    let got = compare_models(w, self.0, b, seed, seed % 3, policy);
+                    let got = got.map_or_else(|e| format!("{e:?}"), |r| format!("{r:?}"));
+                    let want = filled(w, self.0, b, seed, seed % 3, policy);
+                    let want = if want.starts_with("Err(") {
+                        want[4..want.len() - 1].to_string()
+                    } else {
+                        want[3..want.len() - 1].to_string()
+                    };
+                    assert_eq!(got, want, "seed {seed} {policy:?}");
+                    checked += 1;
+                }
+            }
+        }
+        checked
+    }
+}
+
+/// Every ordered pair of catalogue models, at both precisions where the
+/// recipe has them, on four weight sets, three NaN policies and three seeds:
+/// the report (races, margins, exact winner, differing tokens) is the filled
+/// rows' report, and so is any error.
+#[test]
+fn every_model_pair_matches_the_filled_rows() {
+    let sets = weight_sets();
+    let mut checked = 0;
+    for entry in CATALOGUE.iter() {
+        for precision in [Precision::F32, Precision::F64] {
+            if let Ok(n) = entry.visit(Some(precision), PairA(&sets)) {
+                checked += n;
+            }
+        }
+    }
+    let models = CATALOGUE.len() + 5;
+    assert!(
+        checked >= models * models * 4 * 3 * 3,
+        "{checked} reports checked"
+    );
+}
+
+/// The page's race: a head over 262144 tails at gap 21, fp32 against fp64
+/// torch CUDA, where the exact winner and the differing tokens come from a
+/// handful of transformed tokens.
+#[test]
+fn many_tail_race_matches_the_filled_rows() {
+    let mut w = vec![7.582_560_7e-10_f32; 262_145];
+    w[0] = 1.0;
+    let (a, b) = (TorchCuda::<f32>::new(), TorchCuda::<f64>::new());
+    for seed in [0, 7, 1 << 40] {
+        let got = compare_models(&w, &a, &b, seed, 0, NanPolicy::FirstNanWins).unwrap();
+        let want = filled(&w, &a, &b, seed, 0, NanPolicy::FirstNanWins);
+        assert_eq!(format!("Ok({got:?})"), want, "seed {seed}");
+    }
+}
+
+/// Weights built on a seed's draws so that token 1's exact score is above
+/// token 0's while their fp32 scores tie: the fp32 race picks token 0 (the
+/// smaller id), the exact winner is token 1, and the report says so. (The
+/// products of two f32 are exact in f64.)
+#[test]
+fn exact_winner_breaks_a_rounded_tie() {
+    let (a, b) = (TorchCuda::<f32>::new(), TritonFlipped::<f32>::new());
+    let mut found = 0;
+    for seed in 0..64 {
+        let mut x = [0f32; 2];
+        fill_model_inv_q(&a, seed, Stream::Race, 0, &mut x);
+        let (x0, x1) = (x[0] as f64, x[1] as f64);
+        let mut w1 = (x0 / x1) as f32;
+        while (w1 as f64) * x1 <= x0 {
+            w1 = f32::from_bits(w1.to_bits() + 1);
+        }
+        if w1 * x[1] != x[0] {
+            continue;
+        }
+        let mut w = vec![0.0f32; 16];
+        w[..2].copy_from_slice(&[1.0, w1]);
+        let r = compare_models(&w, &a, &b, seed, 0, NanPolicy::FirstNanWins).unwrap();
+        assert_eq!((r.a.winner.token, r.exact_winner), (0, 1), "seed {seed}");
+        let want = filled(&w, &a, &b, seed, 0, NanPolicy::FirstNanWins);
+        assert_eq!(format!("Ok({r:?})"), want, "seed {seed}");
+        found += 1;
+    }
+    assert!(found >= 8, "{found} seeds give a rounded tie");
+}
