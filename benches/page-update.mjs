@@ -170,6 +170,7 @@ try {
             if (got.redraw == null && Number(document.body.dataset.ready || 0) > readyBefore) {
               got.redraw = now - got.t0;
               got.refresh = $("refresh-time").textContent;
+              got.views = JSON.parse($("refresh-time").dataset.views || "{}");
               finish();
             }
           });
@@ -206,6 +207,7 @@ try {
       page_views_ms: Number(m[1]),
       page_main_thread_ms: Number(m[2]),
       page_status: got.refresh,
+      page_view_ms: got.views,
     };
   }
 

@@ -76,6 +76,9 @@ timed scripts/test-browser.sh
 step "Node consumer of the packed tarball (import, require, garbage, types)"
 timed scripts/test-node-consumer.sh
 
+step "the page's presets on the built package (Node)"
+timed node --test tests/js/presets.test.mjs
+
 step "the packed package bundled by esbuild, Vite and webpack 5, run in headless Chromium"
 timed node --test tests/js/bundlers.test.mjs
 

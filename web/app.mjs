@@ -16,8 +16,12 @@ import * as speculative from "./views/speculative.mjs";
 import * as performance_ from "./views/performance.mjs";
 import * as share from "./views/share.mjs";
 
-/** The views drawn from the state, in the order they redraw: the lead figure first, before other views write. */
-const DRAWN = { guide, weights, noise, theory, race, speculative };
+/**
+ * The views drawn from the state, in the order they redraw: the lead figure
+ * first, before other views write, then the race, whose worker then computes
+ * while the main thread draws the rest.
+ */
+const DRAWN = { guide, race, weights, theory, noise, speculative };
 
 let generation = 0;
 
@@ -33,6 +37,7 @@ async function redraw(how) {
   const failed = [];
   const pending = [];
   let main = 0;
+  const took = {};
   for (const [name, view] of Object.entries(DRAWN)) {
     // Each view in a task of its own, so the page answers input between them; a later redraw takes over.
     await nextTask();
@@ -40,7 +45,9 @@ async function redraw(how) {
     const t = performance.now();
     try {
       const drawn = view.render(how);
-      if (drawn) pending.push(drawn.catch((e) => failed.push(`the ${name} view could not be drawn: ${e.message}`)));
+      const done = () => (took[name] = performance.now() - t0);
+      if (drawn) pending.push(drawn.then(done, (e) => failed.push(`the ${name} view could not be drawn: ${e.message}`)));
+      else done();
     } catch (e) {
       failed.push(`the ${name} view could not be drawn: ${e.message}`);
     }
@@ -51,6 +58,7 @@ async function redraw(how) {
   $("view-error").textContent = failed.join("; ");
   $("refresh-time").textContent =
     `Views recomputed in ${Math.round(performance.now() - t0)} ms (${Math.round(main)} ms of it on the main thread).`;
+  $("refresh-time").dataset.views = JSON.stringify(Object.fromEntries(Object.entries(took).map(([k, v]) => [k, Math.round(v)])));
   document.body.dataset.ready = String(Number(document.body.dataset.ready || 0) + 1);
 }
 

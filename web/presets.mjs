@@ -57,10 +57,13 @@ export function buildPreset(core, name, p) {
       };
     }
     case "many-tail": {
-      const logits = new Float64Array(p.tails + 1).fill(-p.gap);
-      logits[0] = 0;
+      // Each weight is exp((logit - largest logit) / T), not normalised: the
+      // core's two weights, laid out as the head and its tails.
+      const [head, tail] = fromLogits(core, [0, -p.gap], p.temperature);
+      const weights = new Float32Array(p.tails + 1).fill(tail);
+      weights[0] = head;
       return {
-        weights: fromLogits(core, logits, p.temperature),
+        weights,
         about:
           `vLLM #43150: one head and ${p.tails} tails ${p.gap} nats below it. ` +
           "In fp32 (torch CUDA) no tail can ever win: the smallest E is 2^-24, so a tail's best score " +

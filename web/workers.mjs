@@ -1,8 +1,8 @@
 // The page's module workers. Each is handed the page's compiled wasm module
 // first, so none fetches or compiles it again. The theory worker (exact
 // probabilities) keeps, for each kind of request, only its latest answer;
-// the race worker (a whole vocabulary's compare and dead zones, single
-// tokens' races) is sent only the latest request of each kind.
+// the race worker (a whole vocabulary's compare, single tokens' races) is
+// sent only the latest request of each kind.
 import { loaded } from "./core.mjs";
 
 /** A module worker (`path` beside this file) given the compiled wasm module. */
@@ -80,7 +80,7 @@ function sendNext() {
 }
 
 /**
- * The race worker's answer to `message` ({scenario}, {deadZone} or {tokens}): a promise
+ * The race worker's answer to `message` ({scenario} or {compareOf}): a promise
  * of the answer, or of null when a later request of the same `kind` came
  * before this one was sent; it rejects with the core's refusal.
  */
@@ -91,18 +91,4 @@ export function askRaces(kind, message) {
     races.waiting.set(kind, { message, ok, fail });
     sendNext();
   });
-}
-
-/** The dead zone of `model` over `weights` (computed in the race worker once per weights array and model), or null when superseded. */
-const deadZones = new WeakMap();
-export function deadZoneOf(model, weights) {
-  let byModel = deadZones.get(weights);
-  if (!byModel) deadZones.set(weights, (byModel = new Map()));
-  if (!byModel.has(model)) {
-    const answer = askRaces(`dead_zone ${model}`, { deadZone: { model, weights } }).then((a) => a?.deadZone ?? null);
-    // A failure or a cancelled ask is not kept: the next ask tries again.
-    answer.then((r) => r === null && byModel.delete(model), () => byModel.delete(model));
-    byModel.set(model, answer);
-  }
-  return byModel.get(model);
 }

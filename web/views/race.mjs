@@ -10,34 +10,11 @@ import { compareHtml } from "../compare.mjs";
 import { drawUlpLines, ulpLine } from "../ulpline.mjs";
 import { describeChart } from "../described.mjs";
 import { askRaces } from "../workers.mjs";
+import { decidingPair, shownTokens } from "../token-races.mjs";
 import { nextTask } from "../tasks.mjs";
 import { compareScenario, state, update } from "../state.mjs";
 
-/** Each token's race in both pipelines of state `s`, computed in the race worker: [{ token, a: {score, bits}, b: {score, bits} }]. */
-async function tokenRaces(s, tokens) {
-  const answer = await askRaces("tokens", {
-    tokens: {
-      tokens,
-      weights: tokens.map((t) => s.weights[t]),
-      noise: s.noise ? tokens.map((t) => s.noise[t]) : null,
-      models: s.models,
-      seed: s.seed,
-      row: s.row,
-    },
-  });
-  return answer?.races ?? null;
-}
-
-/** The tokens whose scores are drawn: the winners, runner-ups, differing tokens and the first tokens, up to 16. */
-function shownTokens(s, r) {
-  const tokens = new Set([r.a.winner.token, r.b.winner.token]);
-  for (const race of [r.a, r.b]) if (race.runnerUp) tokens.add(race.runnerUp.token);
-  r.differing.slice(0, 6).forEach((d) => tokens.add(d.token));
-  for (let t = 0; tokens.size < Math.min(s.weights.length, 16); t++) tokens.add(t);
-  return [...tokens].sort((x, y) => x - y);
-}
-
-/** Scores of the shown tokens in both pipelines (`races`, from tokenRaces). */
+/** Scores of the shown tokens in both pipelines (`races`, from the race worker). */
 function drawRaceScores(r, races) {
   const rows = races.map(({ token, a, b }) => ({ token, a: scoreLabel(a.score), b: scoreLabel(b.score) }));
   const highlight = new Set(r.differing.map((d) => d.token));
@@ -58,13 +35,9 @@ function drawRaceScores(r, races) {
 }
 
 /**
- * The two tokens that decided the race (the two winners of a flip, else the
- * winner and pipeline A's runner-up) on the number line of each pipeline's
- * precision, with a text summary and the data as a table.
+ * The two tokens that decided the race (decidingPair) on the number line of
+ * each pipeline's precision, with a text summary and the data as a table.
  */
-/** The two tokens that decided the race, or one when there is no runner-up. */
-const decidingPair = (r) => (r.flipped ? [r.a.winner.token, r.b.winner.token] : [r.a.winner.token, r.a.runnerUp?.token]);
-
 function showUlps(r, byToken) {
   const canvas = $("ulp-chart");
   const pair = decidingPair(r);
@@ -102,16 +75,21 @@ function showUlps(r, byToken) {
       })).join("");
 }
 
-/** The race of the state on show, compared in the race worker off the main thread. */
-async function showCompare() {
+/**
+ * The race of the state on show, compared in the race worker off the main
+ * thread with the shown tokens' races in the same answer; `key` is the section's drawn key, and an answer is shown only
+ * while the section is still drawn for it.
+ */
+async function showCompare(key) {
   const s = state;
-  let report;
+  const stale = () => drawnFor !== key;
+  let answer;
   try {
-    report = await askRaces("compare", s.noise
+    answer = await askRaces("compare", s.noise
       ? { scenario: compareScenario(s, { typed: true }) }
       : { compareOf: { models: s.models, weights: s.weights, seed: s.seed, row: s.row, nanPolicy: s.nanPolicy } });
   } catch (e) {
-    if (state !== s) return;
+    if (stale()) return;
     $("compare-summary").innerHTML = `<p class="error">${esc(e.message)}</p>`;
     $("score-chart").hidden = $("ulp-chart").hidden = true;
     describeChart("score-chart", null);
@@ -120,17 +98,15 @@ async function showCompare() {
     return;
   }
   // A later state asked again: this answer is not shown.
-  if (!report || state !== s) return;
-  const r = report.report.result;
-  const shown = shownTokens(s, r);
-  const races = await tokenRaces(s, [...new Set([...shown, ...decidingPair(r).filter((t) => t !== undefined)])]);
-  if (!races || state !== s) return;
-  const byToken = new Map(races.map((x) => [x.token, x]));
+  if (!answer || stale()) return;
+  const r = answer.report.result;
+  const shown = shownTokens(s.weights.length, r);
+  const byToken = new Map(answer.races.map((x) => [x.token, x]));
   $("score-chart").hidden = false;
   const describe = drawRaceScores(r, shown.map((t) => byToken.get(t)));
   // The number lines in a task of their own: the page answers input between the charts.
   await nextTask();
-  if (state !== s) return;
+  if (stale()) return;
   showUlps(r, byToken);
   describe();
   $("compare-summary").innerHTML = compareHtml(r);
@@ -171,9 +147,16 @@ function showOverflow() {
 /** Redraws the section from the state; the promise settles once the race is shown. */
 export function render({ sync = false } = {}) {
   if (sync) $("nan-policy").value = state.nanPolicy;
+  // The race follows its weights, noise, pipelines, seed, row and NaN policy alone.
+  const key = [state.weights, state.noise, state.models, state.seed, state.row, state.nanPolicy];
+  if (!sync && key.every((k, i) => k === drawnFor[i])) return undefined;
+  drawnFor = key;
   showOverflow();
-  return showCompare();
+  return showCompare(key);
 }
+
+/** The state the section was last drawn for. */
+let drawnFor = [];
 
 export function wire() {
   $("nan-policy").onchange = () => update((d) => (d.nanPolicy = $("nan-policy").value));

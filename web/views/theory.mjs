@@ -3,24 +3,12 @@
 // worker), and each pipeline's dead zone.
 import { $, esc } from "../dom.mjs";
 import { fmt, fmtBounded } from "../format.mjs";
-import { askTheory, deadZoneOf, dropTheory } from "../workers.mjs";
+import { askTheory, dropTheory } from "../workers.mjs";
+import { deadZoneOf, weightGroups } from "../grouped.mjs";
 import { state } from "../state.mjs";
 
 /** The most distinct weights for which exact probabilities are computed (the cost grows with their square). */
 const MAX_GROUPS = 8;
-
-/** Runs of equal weights in token order: the groups of the exact computation. */
-function weightGroups(weights) {
-  const w = [], c = [];
-  for (const v of weights) {
-    if (w.length && w[w.length - 1] === v) c[c.length - 1]++;
-    else {
-      w.push(v);
-      c.push(1);
-    }
-  }
-  return { weights: Float64Array.from(w), counts: Float64Array.from(c) };
-}
 
 function showExact() {
   const groups = weightGroups(state.weights);
@@ -53,11 +41,9 @@ function showExact() {
   });
 }
 
-/** Each pipeline's dead zone, computed off the main thread. */
-async function showDeadZone() {
-  const { weights, models } = state;
-  const rows = await Promise.all(models.map(async (model) => ({ model, r: await deadZoneOf(model, weights) })));
-  if (rows.some(({ r }) => !r) || state.weights !== weights || state.models !== models) return;
+/** Each pipeline's dead zone (one test per run of equal weights). */
+function showDeadZone() {
+  const rows = state.models.map((model) => ({ model, r: deadZoneOf(model, state.weights) }));
   $("dead-zone").innerHTML =
     "<tr><th>model</th><th>dead tokens</th><th>lost mass (share of the weight)</th><th>weight threshold</th><th>E min</th><th>E max</th></tr>" +
     rows
@@ -67,14 +53,14 @@ async function showDeadZone() {
       .join("");
 }
 
-/** Redraws the section from the state; the promise settles once the dead zones are shown. */
+/** Redraws the section from the state (the exact table follows when the theory worker answers). */
 export function render() {
   // Both follow the weights and the pipelines alone.
   const key = [state.weights, state.models];
-  if (key.every((k, i) => k === drawnFor[i])) return undefined;
+  if (key.every((k, i) => k === drawnFor[i])) return;
   drawnFor = key;
   showExact();
-  return showDeadZone();
+  showDeadZone();
 }
 
 /** The state the section was last drawn for. */

@@ -8,8 +8,7 @@ import { PARAM_LIMITS, PRESETS, fromLogits, parseNumbers } from "../presets.mjs"
 import { drawWeights } from "../chart.mjs";
 import { state, update, withPreset, withWeights } from "../state.mjs";
 import { describeChart } from "../described.mjs";
-import { deadZoneOf } from "../workers.mjs";
-import { nextTask } from "../tasks.mjs";
+import { deadZoneOf } from "../grouped.mjs";
 
 /** Which presets show which parameter field. */
 const FIELDS = { tails: ["many-tail"], gap: ["many-tail"], vocab: ["uniform", "zipf"], zipf: ["zipf"] };
@@ -101,7 +100,7 @@ function syncControls() {
   $("preset-error").textContent = "";
 }
 
-/** Redraws the section from the state; the promise settles once the chart is drawn. */
+/** Redraws the section from the state. */
 export function render({ sync = false } = {}) {
   if (sync) syncControls();
   if (slidersFor !== state.baseWeights) buildSliders();
@@ -109,19 +108,19 @@ export function render({ sync = false } = {}) {
   $("weight-edits").textContent = state.weightEdits.length
     ? `Weights set by the sliders: ${state.weightEdits.map(([t]) => `token ${t} = ${fmt32(state.weights[t])}`).join("; ")}`
     : "";
-  // The chart waits for pipeline A's dead zone, computed off the main thread.
+  // The chart follows the weights and pipeline A alone, and shades A's dead zone.
   const { weights, models } = state;
-  return deadZoneOf(models[0], weights).then(async (dead) => {
-    // Drawn in a task of its own: other views' answers to the same dead zone are shown in theirs.
-    await nextTask();
-    if (!dead || state.weights !== weights || state.models[0] !== models[0]) return;
-    const threshold = dead.count ? dead.threshold : null;
-    drawWeights($("prob-chart"), weights, { threshold });
-    const summary = `${weights.length} tokens; pipeline A kills ${dead.count} of them (mass ${fmt(dead.mass)}).`;
-    $("prob-summary").textContent = summary;
-    describeChart("prob-chart", summary, ["token", "weight"], weightRows(weights));
-  });
+  if (!sync && weights === drawnFor[0] && models[0] === drawnFor[1]) return;
+  drawnFor = [weights, models[0]];
+  const dead = deadZoneOf(models[0], weights);
+  drawWeights($("prob-chart"), weights, { threshold: dead.count ? dead.threshold : null });
+  const summary = `${weights.length} tokens; pipeline A kills ${dead.count} of them (mass ${fmt(dead.mass)}).`;
+  $("prob-summary").textContent = summary;
+  describeChart("prob-chart", summary, ["token", "weight"], weightRows(weights));
 }
+
+/** The weights and pipeline A the chart was last drawn for. */
+let drawnFor = [];
 
 /** The weights chart's data: every token up to 64, else the first 32 and the last 32, each with its weight. */
 function weightRows(weights) {
