@@ -4,8 +4,10 @@
 //! and `end_to_end` benches' groups (and `exporace-cli`'s `audit` bench's)
 //! go to `side_by_side` and `end_to_end`: each function's median and its
 //! ratio to the group's floor (the fused seeded race, or the read of an
-//! audit's dump) and to the fused seeded races of the same group. A section this run did not measure keeps the figures already
-//! in the file.
+//! audit's dump) and to the fused seeded races of the same group. A section
+//! this run did not measure keeps the figures already in the file; the
+//! page's update (`page-update.json` beside the output) replaces its row in
+//! `end_to_end` whenever the file is there.
 //!
 //! Usage: `bench-report [CRITERION_DIR] [OUT_JSON]` (defaults
 //! `target/native/criterion` and `benches/results.json`).
@@ -105,26 +107,57 @@ fn target_ns(group: &str) -> Option<f64> {
     group.starts_with("exact/").then_some(50e6)
 }
 
-/// The page's update (`benches/page-update.mjs`'s JSON at `path`, if there)
-/// as an end-to-end case: the readout's and the redraw's medians and their
-/// ratios to the seeded race timed in the same page, formed within its
-/// rounds.
-fn page_update(path: &std::path::Path) -> Option<Value> {
-    let page: Value = serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()?;
-    let (m, r) = (&page["medians"], &page["ratios_median"]);
-    let ns = |key: &str| m[key].as_f64().map(|ms| ms * 1e6);
-    let vocab = page["page"]["vocab"].as_u64();
-    Some(json!({
-        "case": format!("end-to-end/page-update/V{}", vocab.unwrap_or(0)),
+/// The page's update (`benches/page-update.mjs`'s JSON at `path`) as an
+/// end-to-end case: the readout's and the redraw's medians and their ratios
+/// to the seeded race timed in the same page, formed within its rounds.
+/// `Ok(None)` when there is no such file; an error naming the file and the
+/// field when it cannot be read as one.
+fn page_update(path: &Path) -> Result<Option<Value>, String> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(format!("{}: {e}", path.display())),
+    };
+    let page: Value =
+        serde_json::from_str(&text).map_err(|e| format!("{}: not JSON: {e}", path.display()))?;
+    let number = |key: &str| {
+        let v = key.split('.').fold(&page, |v, k| &v[k]);
+        v.as_f64()
+            .filter(|x| x.is_finite() && *x > 0.0)
+            .ok_or_else(|| format!("{}: {key} is {v}, not a positive number", path.display()))
+    };
+    let ms = |key: &str| number(&format!("medians.{key}")).map(|ms| ms * 1e6);
+    let vocab = page["page"]["vocab"]
+        .as_u64()
+        .filter(|&v| v > 0)
+        .ok_or_else(|| {
+            format!(
+                "{}: page.vocab is {}, not a vocabulary size",
+                path.display(),
+                page["page"]["vocab"]
+            )
+        })?;
+    Ok(Some(json!({
+        "case": format!("end-to-end/page-update/V{vocab}"),
         "vocab": vocab,
         "floor": "seeded-f32",
         "source": path.file_name().map(|f| f.to_string_lossy().into_owned()),
         "functions": {
-            "seeded-f32": { "median_ns": ns("floor_ms")?, "ratio_to_floor": 1.0 },
-            "readout": { "median_ns": ns("readout_ms")?, "ratio_to_floor": r["readout_to_floor"].as_f64() },
-            "redraw": { "median_ns": ns("redraw_ms")?, "ratio_to_floor": r["redraw_to_floor"].as_f64() },
+            "seeded-f32": { "median_ns": ms("floor_ms")?, "ratio_to_floor": 1.0 },
+            "readout": { "median_ns": ms("readout_ms")?, "ratio_to_floor": number("ratios_median.readout_to_floor")? },
+            "redraw": { "median_ns": ms("redraw_ms")?, "ratio_to_floor": number("ratios_median.redraw_to_floor")? },
         },
-    }))
+    })))
+}
+
+/// `section` (an `end_to_end` section kept from the file) with `row` in
+/// place of its case of the same name, or added.
+fn with_row(mut section: Value, row: Value) -> Value {
+    if let Some(cases) = section["cases"].as_array_mut() {
+        cases.retain(|c| c["case"] != row["case"]);
+        cases.push(row);
+    }
+    section
 }
 
 /// The functions a group's figures are divided by, first present first:
@@ -207,6 +240,13 @@ fn main() {
     let out = PathBuf::from(args.get(2).map_or("benches/results.json", |s| s));
     let groups = medians(&root);
     let load = loads(&root);
+    let page_row = match page_update(&out.with_file_name("page-update.json")) {
+        Ok(row) => row,
+        Err(e) => {
+            eprintln!("bench-report: {e}; nothing written");
+            std::process::exit(1);
+        }
+    };
     let mut cases = Vec::new();
     println!(
         "{:<28} {:>9} {:>10} {:>8} {:>9} {:>10} {:>8} {:>10}",
@@ -302,7 +342,7 @@ fn main() {
         (
             "end_to_end",
             ratio_rows(&groups, "end-to-end/").map(|mut rows| {
-                rows.extend(page_update(&out.with_file_name("page-update.json")));
+                rows.extend(page_row.clone());
                 rows
             }),
             "one thread (rayon's global pool of one) but audit; many-tail: one head at weight 1 and 262144 tails at f32(e^-20.5); \
@@ -357,6 +397,11 @@ fn main() {
                 "notes": notes,
                 "cases": rows,
             })),
+            // The page's update alone (no cargo bench this run) replaces its row.
+            None if key == "end_to_end" => kept.map(|k| match &page_row {
+                Some(row) => with_row(k, row.clone()),
+                None => k,
+            }),
             None => kept,
         };
         if let Some(p) = section {
@@ -370,5 +415,93 @@ fn main() {
     match std::fs::write(&out, text + "\n") {
         Ok(()) => println!("wrote {}", out.display()),
         Err(e) => eprintln!("cannot write {}: {e}", out.display()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A page-update file with `text`, in a directory of its own.
+    fn file(name: &str, text: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("bench-report-{}-{name}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("page-update.json");
+        std::fs::write(&path, text).unwrap();
+        path
+    }
+
+    const GOOD: &str = r#"{"page": {"vocab": 262145},
+        "medians": {"readout_ms": 36.06, "redraw_ms": 47.89, "floor_ms": 1.388},
+        "ratios_median": {"readout_to_floor": 25.574, "redraw_to_floor": 33.965}}"#;
+
+    #[test]
+    fn a_page_update_file_becomes_the_row() {
+        let row = page_update(&file("good", GOOD)).unwrap().unwrap();
+        assert_eq!(row["case"], "end-to-end/page-update/V262145");
+        assert_eq!(row["functions"]["redraw"]["median_ns"], 47.89e6);
+        assert_eq!(row["functions"]["readout"]["ratio_to_floor"], 25.574);
+        assert_eq!(row["functions"]["seeded-f32"]["median_ns"], 1.388e6);
+    }
+
+    #[test]
+    fn no_file_is_no_row() {
+        let missing = std::env::temp_dir().join("bench-report-none/page-update.json");
+        assert_eq!(page_update(&missing), Ok(None));
+    }
+
+    #[test]
+    fn a_corrupt_file_is_refused_by_name_and_field() {
+        let cases = [
+            ("truncated", &GOOD[..40], "not JSON"),
+            ("text", "\"fast\"", "page.vocab"),
+            (
+                "nested",
+                r#"{"page": {"vocab": [[262145]]}}"#,
+                "page.vocab is [[262145]]",
+            ),
+            (
+                "no-medians",
+                r#"{"page": {"vocab": 5}}"#,
+                "medians.floor_ms is null",
+            ),
+            (
+                "string",
+                &GOOD.replace("47.89", "\"47.89\""),
+                "medians.redraw_ms is \"47.89\"",
+            ),
+            (
+                "negative",
+                &GOOD.replace("1.388", "-1.388"),
+                "medians.floor_ms is -1.388",
+            ),
+            (
+                "zero-vocab",
+                &GOOD.replace("262145", "0"),
+                "page.vocab is 0",
+            ),
+            (
+                "no-ratio",
+                &GOOD.replace("25.574", "null"),
+                "ratios_median.readout_to_floor is null",
+            ),
+        ];
+        for (name, text, want) in cases {
+            let err = page_update(&file(name, text)).unwrap_err();
+            assert!(
+                err.contains("page-update.json") && err.contains(want),
+                "{name}: {err}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_row_replaces_its_case_and_keeps_the_others() {
+        let kept = json!({"cases": [{"case": "end-to-end/fill/V152064"}, {"case": "end-to-end/page-update/V262145", "old": true}]});
+        let row = page_update(&file("replace", GOOD)).unwrap().unwrap();
+        let cases = with_row(kept, row)["cases"].clone();
+        assert_eq!(cases.as_array().unwrap().len(), 2);
+        assert_eq!(cases[0]["case"], "end-to-end/fill/V152064");
+        assert_eq!(cases[1]["functions"]["redraw"]["median_ns"], 47.89e6);
     }
 }
