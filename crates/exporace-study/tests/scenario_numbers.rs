@@ -32,7 +32,8 @@ fn every_written_form_reads_the_same_value() {
 }
 
 /// Booleans, null, nested arrays, objects and words are refused with a
-/// scenario error saying what was found, and the next scenario answers.
+/// scenario error naming the entry and saying what was found, and the next
+/// scenario answers.
 #[test]
 fn other_json_values_are_refused() {
     for (bad, found) in [
@@ -43,9 +44,46 @@ fn other_json_values_are_refused() {
         (r#"[1, "abc"]"#, r#"weights[1] = "abc""#),
     ] {
         match dead_zone(bad) {
-            Err(Error::Scenario(message)) => assert!(message.contains(found), "{bad}: {message}"),
+            Err(Error::Scenario(message)) => {
+                assert!(message.contains(found), "{bad}: {message}");
+                assert!(message.contains("weights[1]"), "{bad}: {message}");
+            }
             other => panic!("{bad}: {other:?}"),
         }
     }
     assert!(dead_zone("[1, 0.5]").unwrap().contains("\"count\": 0"));
+}
+
+/// A value of the wrong type anywhere in a body is refused with its path.
+#[test]
+fn wrong_types_name_their_field() {
+    for (scenario, path) in [
+        (
+            r#"{"exporace": 1, "op": "noise", "model": "ideal", "seed": 1, "start": "x", "count": 1}"#,
+            "noise: start: ",
+        ),
+        (
+            r#"{"exporace": 1, "op": "noise", "model": "ideal", "seed": 1, "count": [1]}"#,
+            "noise: count: ",
+        ),
+        (
+            r#"{"exporace": 1, "op": "compare", "weights": [1, 2], "models": ["ideal", 3], "seed": 1}"#,
+            "compare: models[1]: ",
+        ),
+        (
+            r#"{"exporace": 1, "op": "race", "precision": "f32", "weights": [1, 2], "noise": {"a": 1}}"#,
+            "race: noise: ",
+        ),
+        (
+            r#"{"exporace": 1, "op": "exact", "model": "ideal", "groups": [{"weight": 1, "count": "many"}]}"#,
+            "exact: groups[0].count: ",
+        ),
+    ] {
+        match run(scenario) {
+            Err(Error::Scenario(message)) => {
+                assert!(message.starts_with(path), "{scenario}: {message}")
+            }
+            other => panic!("{scenario}: {other:?}"),
+        }
+    }
 }

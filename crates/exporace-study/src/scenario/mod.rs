@@ -268,8 +268,18 @@ fn take<D: DeserializeOwned>(map: &mut Map<String, Value>, keys: &[&str], what: 
     read(Value::Object(part), what)
 }
 
+/// `v` as a `D`, or the refusal with the path to the value refused
+/// (`weights[3]: invalid type: ...`).
 fn read<D: DeserializeOwned>(v: Value, what: &str) -> Result<D> {
-    serde_json::from_value(v).map_err(|e| Error::Scenario(format!("{what}: {e}")))
+    serde_path_to_error::deserialize(v).map_err(|e| {
+        let path = e.path().to_string();
+        let inner = e.into_inner();
+        Error::Scenario(if path == "." {
+            format!("{what}: {inner}")
+        } else {
+            format!("{what}: {path}: {inner}")
+        })
+    })
 }
 
 fn execute_typed<T: NoiseFloat>(
