@@ -1155,7 +1155,7 @@ test("axe-core: no serious or critical accessibility violation, in any preset; a
   await page.close();
 });
 
-test("views are modules over one state: no view imports another, no cycle, nothing from benches/; a refused change changes nothing", async () => {
+test("views are modules over one state: no view imports another, no cycle, nothing from benches/; a refused change changes nothing; a change redraws only its views", async () => {
   const web = new URL("../../web", import.meta.url).pathname;
   const graph = importGraph(web);
   const views = Object.keys(graph).filter((m) => m.startsWith("views/"));
@@ -1230,6 +1230,32 @@ test("views are modules over one state: no view imports another, no cycle, nothi
   assert.equal(outcome.same, true);
   assert.equal(outcome.seed, "16", "a valid change is applied, and the views redraw");
   assert.equal(await page.inputValue("#seed"), "7", "the seed field is the user's; only a sync rewrites it");
+
+  // Only what changed is redrawn: each change, then how many times the weights chart and the race's scores were drawn.
+  const draws = () => page.evaluate(() => ["prob-chart", "score-chart"].map((id) => Number(document.getElementById(id).dataset.draws || 0)));
+  const change = async (body) => {
+    const before = await page.evaluate(() => document.body.dataset.ready);
+    await page.evaluate(body);
+    await page.waitForFunction((n) => document.body.dataset.ready !== n, before, { timeout: 60000 });
+    return draws();
+  };
+  const start = await draws();
+  assert.ok(start[0] > 0 && start[1] > 0, `both charts drawn: ${start}`);
+  const spec = await change(async () => {
+    const s = await import("/state.mjs");
+    s.update((d) => (d.spec = { ...d.spec, draft_token_ids: [2, 2, 0, 2] }));
+  });
+  assert.deepEqual(spec, start, "a speculative batch redraws neither the weights nor the race");
+  const policy = await change(async () => {
+    const s = await import("/state.mjs");
+    s.update((d) => (d.nanPolicy = "nan_never_wins"));
+  });
+  assert.deepEqual(policy, [start[0], start[1] + 1], "a NaN policy redraws the race alone");
+  const pipelineA = await change(async () => {
+    const s = await import("/state.mjs");
+    s.update((d) => (d.models = ["torch-cuda-f64", d.models[1]]));
+  });
+  assert.deepEqual(pipelineA, [start[0] + 1, start[1] + 2], "pipeline A redraws both");
   assert.deepEqual(errors, []);
   await page.close();
 });
