@@ -1,7 +1,7 @@
 //! Every step this build compiles against the generic steps and the scalar
 //! reference: the chosen instruction set's (`crate::arch`) and the generic
-//! folder's, bit for bit (Philox's uniforms, the noise transform, the span
-//! keys, the group pass, the exact scans' search), and the seeded filter
+//! folder's, bit for bit (Philox's uniforms and words, the noise transform,
+//! the span keys, the group pass, the exact scans' search), and the seeded filter
 //! against the scalar scores. A build for another instruction set runs the
 //! same tests on its own steps.
 
@@ -10,6 +10,7 @@ use alloc::vec::Vec;
 use crate::arch::generic;
 use crate::arch::{
     PART, div_keys, flipped_exp_lanes, group_keys, next_clearing, uniforms16, uniforms16_f64_fill,
+    words16,
 };
 use crate::float::NoiseFloat;
 use crate::kernel::group_span::look_span;
@@ -304,15 +305,12 @@ fn finds_the_scalar_step_f64() {
     finds_the_scalar_step::<f64, true>();
 }
 
-/// The chosen uniforms (and those of the f64 fills) and the generic ones
-/// against the scalar block and [`uniform53`]'s
-/// conversion, with counters that wrap and xorshift counters and keys.
-///
-/// [`uniform53`]: crate::noise::uniform53
-#[test]
-fn uniforms_equal_scalar_blocks() {
+/// Philox counters and keys for 500 cases, from xorshift: `(case, first,
+/// c, key)`, with `first` a quarter of the time within 20 of 2^32, so
+/// that the 16 counters wrap.
+fn philox_cases() -> impl Iterator<Item = (usize, u32, [u32; 3], [u32; 2])> {
     let mut x = 0x2545_F491_4F6C_DD1Du64;
-    for case in 0..500 {
+    (0..500).map(move |case| {
         x ^= x << 13;
         x ^= x >> 7;
         x ^= x << 17;
@@ -322,7 +320,38 @@ fn uniforms_equal_scalar_blocks() {
         } else {
             a
         };
-        let (c, key) = ([b, a ^ b, b.rotate_left(7)], [b, a]);
+        (case, first, [b, a ^ b, b.rotate_left(7)], [b, a])
+    })
+}
+
+/// This build's words 0 and 1 of sixteen counters are the scalar blocks'
+/// (counters wrapping at 2^32 included), and so are the generic lanes'.
+#[test]
+fn words_equal_scalar_blocks() {
+    for (case, first, c, key) in philox_cases() {
+        let got = words16(first, c[0], c[1], c[2], key);
+        let plain = generic::words16(first, c[0], c[1], c[2], key);
+        for l in 0..16 {
+            let t = first.wrapping_add(l as u32);
+            let [w0, w1, _, _] = philox4x32_10([t, c[0], c[1], c[2]], key);
+            assert_eq!([got[0][l], got[1][l]], [w0, w1], "case {case} lane {l}");
+            assert_eq!(
+                [plain[0][l], plain[1][l]],
+                [w0, w1],
+                "generic: case {case} lane {l}"
+            );
+        }
+    }
+}
+
+/// The chosen uniforms (and those of the f64 fills) and the generic ones
+/// against the scalar block and [`uniform53`]'s
+/// conversion, with counters that wrap and xorshift counters and keys.
+///
+/// [`uniform53`]: crate::noise::uniform53
+#[test]
+fn uniforms_equal_scalar_blocks() {
+    for (case, first, c, key) in philox_cases() {
         let wide = uniforms16(first, c[0], c[1], c[2], key);
         let narrow = uniforms16_f64_fill(first, c[0], c[1], c[2], key);
         let plain = generic::uniforms16(first, c[0], c[1], c[2], key);

@@ -98,7 +98,8 @@ pub fn exp1<T: NoiseFloat>(seed: u64, stream: Stream, row: u64, token: u32) -> T
 /// Words 0 and 1 of the Philox blocks of tokens `first..first + N` of a
 /// row, on lanes: lane `l` holds `words(seed, stream, row, first + l)[0]`
 /// and `[1]` (token ids wrap at 2^32). No recipe of the noise catalogue
-/// reads words 2 and 3.
+/// reads words 2 and 3. Sixteen tokens take the instruction set's lanes
+/// (`crate::arch`), other counts the generic ones.
 ///
 /// ```
 /// use exporace::noise::{Stream, first_words_lanes, words};
@@ -115,13 +116,15 @@ pub fn first_words_lanes<const N: usize>(
     row: u64,
     first: u32,
 ) -> [[u32; N]; 2] {
-    crate::philox::first_words(
-        first,
-        row as u32,
-        stream as u32,
-        (row >> 32) as u32,
-        key(seed),
-    )
+    let c = [row as u32, stream as u32, (row >> 32) as u32];
+    if N == 16 {
+        let [w0, w1] = arch::words16(first, c[0], c[1], c[2], key(seed));
+        let mut out = [[0; N]; 2];
+        out[0].copy_from_slice(&w0);
+        out[1].copy_from_slice(&w1);
+        return out;
+    }
+    crate::philox::first_words(first, c[0], c[1], c[2], key(seed))
 }
 
 /// Tokens per lane step of the fills: Philox runs on this many lanes at once.

@@ -78,7 +78,7 @@ use generic as isa;
 
 pub(crate) use isa::{
     JOB_PS, QUICK_FIRST, RECIP, SEARCH_CLEARING, flipped_exp_lanes, next_loud, uniforms16,
-    uniforms16_f64_fill,
+    uniforms16_f64_fill, words16,
 };
 #[cfg(feature = "alloc")]
 pub(crate) use isa::{PART, div_keys, group_keys, next_clearing};

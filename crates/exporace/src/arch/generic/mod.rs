@@ -19,7 +19,7 @@ pub(crate) use clear::next_clearing;
 #[cfg(feature = "alloc")]
 pub(crate) use group::{PART, group_keys};
 pub(crate) use log1p::flipped_exp_lanes;
-pub(crate) use philox::{uniforms16, uniforms16_f64_fill};
+pub(crate) use philox::{uniforms16, uniforms16_f64_fill, words16};
 pub(crate) use seeded::next_loud;
 #[cfg(feature = "alloc")]
 pub(crate) use span_keys::div_keys;

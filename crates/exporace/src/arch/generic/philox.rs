@@ -43,6 +43,21 @@ pub(crate) fn uniforms16(first: u32, c1: u32, c2: u32, c3: u32, key: [u32; 2]) -
     uniforms::<16>(first as usize, [c1, c2, c3], key)
 }
 
+/// Words 0 and 1 of the blocks of the 16 counters `(first + l, c1, c2,
+/// c3)` (`first + l` wrapping), lane by lane: groups of [`GROUP`] through
+/// [`first_words`], as [`uniforms`] draws them.
+#[inline(always)]
+pub(crate) fn words16(first: u32, c1: u32, c2: u32, c3: u32, key: [u32; 2]) -> [[u32; 16]; 2] {
+    let mut out = [[0; 16]; 2];
+    for g in 0..16 / GROUP {
+        let t = first.wrapping_add((g * GROUP) as u32);
+        let [w0, w1] = first_words::<GROUP>(t, c1, c2, c3, key);
+        out[0][g * GROUP..][..GROUP].copy_from_slice(&w0);
+        out[1][g * GROUP..][..GROUP].copy_from_slice(&w1);
+    }
+    out
+}
+
 /// [`uniforms16`] for the f64 fills.
 #[inline(always)]
 pub(crate) fn uniforms16_f64_fill(

@@ -18,7 +18,7 @@ pub(crate) use crate::arch::generic::next_clearing;
 #[cfg(feature = "alloc")]
 pub(crate) use group::{PART, group_keys};
 pub(crate) use log1p::flipped_exp_lanes;
-pub(crate) use philox::uniforms16;
+pub(crate) use philox::{uniforms16, words16};
 pub(crate) use seeded::next_loud;
 #[cfg(feature = "alloc")]
 pub(crate) use span_keys::div_keys;

@@ -51,6 +51,22 @@ pub(crate) fn top_words16(first: u32, c1: u32, c2: u32, c3: u32, key: [u32; 2]) 
     out
 }
 
+/// Words 0 and 1 of the blocks of the 16 counters `(first + l, c1, c2,
+/// c3)`, as the generic `words16` gives them: four groups of four through
+/// [`first_words`].
+#[inline(always)]
+pub(crate) fn words16(first: u32, c1: u32, c2: u32, c3: u32, key: [u32; 2]) -> [[u32; 16]; 2] {
+    let mut out = [[0; 16]; 2];
+    for (g, [w0, w1]) in first_words::<4>(first, c1, c2, c3, key)
+        .into_iter()
+        .enumerate()
+    {
+        out[0][4 * g..][..4].copy_from_slice(&w0);
+        out[1][4 * g..][..4].copy_from_slice(&w1);
+    }
+    out
+}
+
 /// High and low 32-bit halves of `a * m` per lane.
 #[inline(always)]
 fn mulhilo(a: v128, m: v128) -> (v128, v128) {

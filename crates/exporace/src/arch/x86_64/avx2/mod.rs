@@ -7,7 +7,8 @@ pub(crate) mod group;
 pub(crate) mod seeded;
 
 pub(crate) use crate::arch::generic::{
-    JOB_PS, QUICK_FIRST, RECIP, SEARCH_CLEARING, flipped_exp_lanes, uniforms16, uniforms16_f64_fill,
+    JOB_PS, QUICK_FIRST, RECIP, SEARCH_CLEARING, flipped_exp_lanes, uniforms16,
+    uniforms16_f64_fill, words16,
 };
 #[cfg(feature = "alloc")]
 pub(crate) use crate::arch::generic::{div_keys, next_clearing};

@@ -32,10 +32,11 @@
 use core::arch::x86_64::{
     __m256i, __m512d, __m512i, _mm256_add_epi32, _mm256_blend_epi32, _mm256_cvtepu64_pd,
     _mm256_mul_epu32, _mm256_mul_pd, _mm256_set1_epi64x, _mm256_set1_pd, _mm256_setr_epi64x,
-    _mm256_slli_epi64, _mm256_srli_epi64, _mm256_storeu_pd, _mm256_ternarylogic_epi64,
-    _mm512_add_epi32, _mm512_cvtepu64_pd, _mm512_mask_blend_epi32, _mm512_mul_epu32, _mm512_mul_pd,
-    _mm512_set1_epi64, _mm512_set1_pd, _mm512_setr_epi64, _mm512_shuffle_epi32, _mm512_slli_epi64,
-    _mm512_srli_epi64, _mm512_storeu_pd, _mm512_ternarylogic_epi64,
+    _mm256_slli_epi64, _mm256_srli_epi64, _mm256_storeu_pd, _mm256_storeu_si256,
+    _mm256_ternarylogic_epi64, _mm512_add_epi32, _mm512_cvtepi64_epi32, _mm512_cvtepu64_pd,
+    _mm512_mask_blend_epi32, _mm512_mul_epu32, _mm512_mul_pd, _mm512_set1_epi64, _mm512_set1_pd,
+    _mm512_setr_epi64, _mm512_shuffle_epi32, _mm512_slli_epi64, _mm512_srli_epi64,
+    _mm512_storeu_pd, _mm512_ternarylogic_epi64,
 };
 
 use crate::philox::{MUL_A, MUL_B, WEYL_0, WEYL_1};
@@ -96,6 +97,31 @@ fn philox_lanes(first: u32, c: [u32; 3], key: [u32; 2], out: &mut [f64; 16]) {
         // SAFETY: `half` is eight `f64`s, the 64 bytes the unaligned store
         // writes.
         unsafe { _mm512_storeu_pd(half.as_mut_ptr(), unit53(x0, x1)) };
+    }
+}
+
+/// Words 0 and 1 of the blocks of the 16 counters `(first + l, c1, c2,
+/// c3)` (`first + l` wrapping), lane by lane, as the generic `words16`
+/// gives them: [`rounds16`], each 64-bit lane narrowed to its low word.
+#[inline(always)]
+pub(crate) fn words16(first: u32, c1: u32, c2: u32, c3: u32, key: [u32; 2]) -> [[u32; 16]; 2] {
+    let mut out = [[0; 16]; 2];
+    // SAFETY: as in `uniforms16`.
+    unsafe { words_lanes(first, [c1, c2, c3], key, &mut out) };
+    out
+}
+
+/// [`words16`] into `out`.
+#[target_feature(enable = "avx512f")]
+#[inline]
+fn words_lanes(first: u32, c: [u32; 3], key: [u32; 2], out: &mut [[u32; 16]; 2]) {
+    for (h, [x0, x1, _, _]) in rounds16(first, c, key).into_iter().enumerate() {
+        for (word, x) in out.iter_mut().zip([x0, x1]) {
+            let eight = &mut word[8 * h..][..8];
+            // SAFETY: `eight` is eight `u32`s, the 32 bytes the unaligned
+            // store writes.
+            unsafe { _mm256_storeu_si256(eight.as_mut_ptr().cast(), _mm512_cvtepi64_epi32(x)) };
+        }
     }
 }
 
