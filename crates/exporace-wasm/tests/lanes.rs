@@ -1,6 +1,7 @@
 //! The core's lane paths against its one-token-at-a-time reference, on the
-//! target under test: in the browser the noise fills and the fused seeded race
-//! run Philox through SIMD128 (`arch::wasm32::simd128::philox`) and the fills'
+//! target under test: in the browser the noise fills, the fused seeded race
+//! and the lane words of the models' races run Philox through SIMD128
+//! (`arch::wasm32::simd128::philox`) and the fills'
 //! transform through it too (`arch::wasm32::simd128::log1p`), while `noise::exp1` and the unfused race
 //! run the scalar rounds and `libm`'s `log1p`. Natively the same checks cover
 //! the vectorised loops.
@@ -129,6 +130,42 @@ both_precisions! {
 }
 
 const STREAMS: [Stream; 4] = [Stream::Race, Stream::Accept, Stream::Bonus, Stream::Draft];
+
+/// Philox's first two words on lanes (`first_words_lanes`: sixteen
+/// tokens through the instruction set's rounds, other counts through the
+/// generic ones) equal the scalar block of each token, on every stream,
+/// with rows past 2^32 and token ids that wrap at 2^32.
+#[test]
+fn lane_words_equal_scalar_words() {
+    let mut x = Xs(0x9E37_79B9_7F4A_7C15);
+    for case in 0..400usize {
+        let seed = x.next();
+        let row = x.next() >> (case % 64);
+        let stream = STREAMS[case % 4];
+        let first = if case % 3 == 0 {
+            u32::MAX - (x.next() % 20) as u32
+        } else {
+            x.next() as u32
+        };
+        let sixteen = noise::first_words_lanes::<16>(seed, stream, row, first);
+        let four = noise::first_words_lanes::<4>(seed, stream, row, first);
+        for l in 0..16 {
+            let w = noise::words(seed, stream, row, first.wrapping_add(l as u32));
+            assert_eq!(
+                [sixteen[0][l], sixteen[1][l]],
+                [w[0], w[1]],
+                "16 lanes: case {case} lane {l}"
+            );
+            if l < 4 {
+                assert_eq!(
+                    [four[0][l], four[1][l]],
+                    [w[0], w[1]],
+                    "4 lanes: case {case} lane {l}"
+                );
+            }
+        }
+    }
+}
 
 /// `fill_q` and `fill_inv_q` equal `exp1` token by token, over lengths that
 /// end inside and on a 16-token step, rows past 2^32 and every stream.
