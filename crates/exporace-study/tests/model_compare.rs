@@ -6,7 +6,7 @@ use exporace::noise::Stream;
 use exporace::{NanPolicy, NoiseFloat, Precision};
 use exporace_study::forensics::{compare, compare_models};
 use exporace_study::models::{
-    CATALOGUE, ModelVisitor, NoiseModel, TorchCuda, TritonFlipped, fill_model_inv_q,
+    CATALOGUE, ModelVisitor, NoiseModel, TorchCuda, TritonFlipped, U64Classic, fill_model_inv_q,
 };
 
 /// The report of both rows filled with the model path and compared whole.
@@ -161,4 +161,58 @@ fn exact_winner_breaks_a_rounded_tie() {
         found += 1;
     }
     assert!(found >= 8, "{found} seeds give a rounded tie");
+}
+
+/// Seeds whose row 0 draws `inv_q = inf` from u64-f64-classic at f32 (its
+/// P(E = 0) is 2^-25), at the token given: found by scanning seeds.
+const INF_DRAWS: [(u64, usize); 3] = [(33865, 51), (306_180, 14), (452_066, 60)];
+
+/// Infinite noise makes an infinite score, or NaN for a weight of 0: where
+/// it sits in the pipeline that is not the reference, the compare keeps its
+/// bounds; where the reference race's winning score is NaN, it compares the
+/// filled rows. Either way, under every NaN policy, the report (or the
+/// refusal) is the filled rows'.
+#[test]
+fn infinite_noise_matches_the_filled_rows() {
+    let inf = U64Classic::<f32>::new();
+    for (seed, token) in INF_DRAWS {
+        let mut row = [0f32; 64];
+        fill_model_inv_q(&inf, seed, Stream::Race, 0, &mut row);
+        assert!(
+            row[token].is_infinite(),
+            "seed {seed}: token {token} draws {}",
+            row[token]
+        );
+        for weight in [0.0, 1e-30, 0.5] {
+            let mut w: Vec<f32> = (0..64).map(|i| 0.01 * (1 + i % 7) as f32).collect();
+            w[token] = weight;
+            for policy in [
+                NanPolicy::FirstNanWins,
+                NanPolicy::NanNeverWins,
+                NanPolicy::Reject,
+            ] {
+                let what = format!("seed {seed} weight {weight} {policy:?}");
+                let check = |got: exporace::Result<String>, want: String| {
+                    let got = got.map_or_else(|e| format!("Err({e:?})"), |r| format!("Ok({r})"));
+                    assert_eq!(got, want, "{what}");
+                };
+                // Not the reference (the f64 pipeline is), as A and as B.
+                let wide = TorchCuda::<f64>::new();
+                check(
+                    compare_models(&w, &inf, &wide, seed, 0, policy).map(|r| format!("{r:?}")),
+                    filled(&w, &inf, &wide, seed, 0, policy),
+                );
+                check(
+                    compare_models(&w, &wide, &inf, seed, 0, policy).map(|r| format!("{r:?}")),
+                    filled(&w, &wide, &inf, seed, 0, policy),
+                );
+                // The reference (both f32: A's noise is).
+                let other = TorchCuda::<f32>::new();
+                check(
+                    compare_models(&w, &inf, &other, seed, 0, policy).map(|r| format!("{r:?}")),
+                    filled(&w, &inf, &other, seed, 0, policy),
+                );
+            }
+        }
+    }
 }
