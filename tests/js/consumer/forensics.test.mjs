@@ -66,6 +66,15 @@ test("weightGroups gives the runs of equal weights in token order", () => {
   many[0] = 1;
   const m = ex.weightGroups(many);
   assert.deepEqual([[...m.weights], [...m.counts]], [[1, Math.fround(1e-9)], [1, 262144]]);
+  // NaN is kept as it is, one run per equal bits, and the grouped answers then refuse it by name;
+  // no weights give no groups, which they refuse too. The module answers afterwards.
+  const nan = ex.weightGroups(Float32Array.of(1, NaN, NaN));
+  assert.deepEqual([[...nan.weights], [...nan.counts]], [[1, NaN], [1, 2]]);
+  assert.throws(() => ex.deadZoneOfGroups("ideal", nan.weights, nan.counts), (e) => e instanceof ex.ExporaceError && /NaN value NaN in group weights at index 1/.test(e.message));
+  const none = ex.weightGroups(new Float32Array(0));
+  assert.deepEqual([none.weights.length, none.counts.length], [0, 0]);
+  assert.throws(() => ex.deadZoneOfGroups("ideal", none.weights, none.counts), ex.ExporaceError);
+  assert.equal(ex.deadZoneOfGroups("torch-cuda-f32", m.weights, m.counts).count, 262144);
   // Written out again, the runs are the weights.
   const back = Float32Array.from([...g.weights].flatMap((w, i) => Array(g.counts[i]).fill(w)));
   assert.deepEqual([...back].map((x) => Object.is(x, -0) ? "-0" : x), [1, 0.5, 0.5, 1, 0, "-0", 0, Math.fround(3e-39)]);
