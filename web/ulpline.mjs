@@ -24,9 +24,12 @@ function steps(bits, precision, count, up) {
 
 /**
  * One precision's line: `scores` are two [token, {score, bits}] with bits in
- * `precision`; returns { precision, low, high, ulps, ticks: [{ offset, value,
- * bits }] } with offsets in ulps from the lower score, or { precision,
- * refused } when a score is NaN or infinite.
+ * `precision`; returns { precision, low, high, ulps, exact, lowAt, highAt,
+ * ticks: [{ offset, value, bits }] } with offsets in ulps from the lower
+ * score, `lowAt` and `highAt` the two scores' ticks, and `exact` false when
+ * the core's count of ulps is past 2^53 (a number rounds it, and the high
+ * side's offsets with it), or { precision, refused } when a score is NaN or
+ * infinite.
  */
 export function ulpLine(precision, scores) {
   const [x, y] = scores;
@@ -41,14 +44,17 @@ export function ulpLine(precision, scores) {
     ...steps(bits, precision, SIDE, false).reverse().map((v, k) => ({ offset: offset - SIDE + k, ...v })),
     { offset, value: ex.inspectFloat(bits)[precision].value, bits },
   ];
-  let ticks;
+  let ticks, highAt;
   if (span <= WHOLE) {
     ticks = around(low[1].bits, 0).concat(steps(low[1].bits, precision, span + SIDE, true).map((v, k) => ({ offset: k + 1, ...v })));
+    highAt = SIDE + span;
   } else {
     const up = (bits, offset) => steps(bits, precision, SIDE, true).map((v, k) => ({ offset: offset + k + 1, ...v }));
     ticks = [...around(low[1].bits, 0), ...up(low[1].bits, 0), ...around(high[1].bits, span), ...up(high[1].bits, span)];
+    highAt = 3 * SIDE + 1;
   }
-  return { precision, low: { ...low[1], token: low[0] }, high: { ...high[1], token: high[0] }, ulps: span, ticks };
+  const exact = Number.isSafeInteger(span);
+  return { precision, low: { ...low[1], token: low[0] }, high: { ...high[1], token: high[0] }, ulps: span, exact, lowAt: SIDE, highAt, ticks };
 }
 
 const rgb = (c) => `rgb(${c.join(",")})`;
@@ -89,7 +95,7 @@ export function drawUlpLines(canvas, lines, { names, winners, exactWinner }) {
     // Slots: one per tick, and two for the break of a wide gap.
     const broken = line.ticks.length < line.ulps + 2 * SIDE + 1;
     const slots = line.ticks.length + (broken ? 2 : 0);
-    const slotOf = (k) => (broken && line.ticks[k].offset >= line.ulps - SIDE ? k + 2 : k);
+    const slotOf = (k) => (broken && k > 2 * SIDE ? k + 2 : k);
     const x = (slot) => left + ((right - left) * (slot + 0.5)) / slots;
     g.strokeStyle = "#333";
     g.lineWidth = 1;
@@ -103,7 +109,7 @@ export function drawUlpLines(canvas, lines, { names, winners, exactWinner }) {
       g.stroke();
       g.fillStyle = "#444";
       g.textAlign = "center";
-      const more = line.ulps - 2 * SIDE - 1;
+      const more = `${line.exact ? "" : "about "}${line.ulps - 2 * SIDE - 1}`;
       g.fillText(b - a > 90 ? `… ${more} more …` : `…${more}…`, (a + b) / 2, axisY);
     } else {
       g.moveTo(left, axisY);
@@ -112,21 +118,29 @@ export function drawUlpLines(canvas, lines, { names, winners, exactWinner }) {
     }
     g.textAlign = "center";
     g.fillStyle = "#333";
-    // Every tick numbered where there is room, else the scores' ticks only.
-    const roomy = x(1) - x(0) >= 34;
+    // Each tick's number of ulps from the lower score; past 2^53, the high side's in steps from the high score.
+    const labels = line.ticks.map((t, k) => {
+      if (line.exact || k <= 2 * SIDE) return String(t.offset);
+      const d = k - line.highAt;
+      return d === 0 ? `≈${line.ulps}` : `${d > 0 ? "+" : "−"}${Math.abs(d)}`;
+    });
+    // Every tick numbered where the widest number fits between ticks, else the scores' ticks only.
+    const widest = Math.max(...labels.map((l) => g.measureText(l).width));
+    const roomy = x(1) - x(0) >= widest + 8;
     line.ticks.forEach((t, k) => {
       const tx = x(slotOf(k));
       g.beginPath();
       g.moveTo(tx, axisY - 6);
       g.lineTo(tx, axisY + 6);
       g.stroke();
-      if (roomy || t.offset === 0 || t.offset === line.ulps) g.fillText(String(t.offset), tx, axisY + 16);
+      if (roomy || k === line.lowAt || k === line.highAt) g.fillText(labels[k], tx, axisY + 16);
     });
-    g.fillText(`ulps from token ${line.low.token}'s score: ${line.ulps} between the two`, width / 2, axisY + 32);
+    const between = line.exact ? `${line.ulps}` : `about ${line.ulps} (past 2^53 the count is rounded)`;
+    g.fillText(`ulps from token ${line.low.token}'s score: ${between} between the two`, width / 2, axisY + 32);
     // The two scores: dots above their ticks (stacked on a tie).
-    const at = (offset) => x(slotOf(line.ticks.findIndex((t) => t.offset === offset)));
+    const at = (k) => x(slotOf(k));
     [line.low, line.high].forEach((s, j) => {
-      const sx = at(s === line.low ? 0 : line.ulps);
+      const sx = at(s === line.low ? line.lowAt : line.highAt);
       const sy = axisY - 14 - (line.ulps === 0 ? 16 * j : 0);
       g.beginPath();
       g.arc(sx, sy, 6, 0, 2 * Math.PI);

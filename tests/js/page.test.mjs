@@ -1313,6 +1313,16 @@ test("a flip in ulps: both scores on the lines of representable fp32 and fp64 va
   const [, high] = await rowsOf();
   assert.equal(high[1], String(seededRace.a.winner.token));
   assert.equal(high[4], String(seededRace.a.marginUlps));
+  // The fp64 line's scores are more than 2^53 ulps apart: a number rounds the count, so the row says
+  // "about", and each score's neighbours are still its own (the core's next values of its bits).
+  const rows64 = (await rowsOf()).slice(2);
+  const count = core.inspectFloat(rows64[0][3], rows64[1][3]).f64.ulpsToOther;
+  assert.ok(count > 2 ** 53, `${count} ulps`);
+  assert.deepEqual(rows64.map((r) => r[4]), ["0", `about ${count}`]);
+  for (const r of rows64) {
+    assert.deepEqual([r[5], r[6]], [next(r[3], "f64", "nextDown"), next(r[3], "f64", "nextUp")], `token ${r[1]}`);
+  }
+  assert.match(await text(page, "#ulp-summary"), new RegExp(`about ${count} ulps apart`));
   assert.deepEqual(errors, []);
 });
 

@@ -57,7 +57,8 @@ function showUlps(r, byToken) {
     ? `${names[i]}: ${line.refused}.`
     : `${names[i]}: token ${line.low.token} scores ${fmt(line.low.score)} (${line.low.bits}), token ${line.high.token} ` +
       `${fmt(line.high.score)} (${line.high.bits}): ` +
-      (line.ulps === 0 ? `a tie, and ties go to the smaller id, token ${winners[i]}.` : `${line.ulps} ulp${line.ulps === 1 ? "" : "s"} apart; token ${winners[i]} wins.`);
+      (line.ulps === 0 ? `a tie, and ties go to the smaller id, token ${winners[i]}.` :
+        `${line.exact ? "" : "about "}${line.ulps} ulp${line.ulps === 1 ? "" : "s"} apart; token ${winners[i]} wins.`);
   $("ulp-summary").textContent =
     `${r.flipped ? "The flip" : "The winner and the runner-up"} in representable steps. ${lines.map(say).join(" ")} Exact winner: token ${r.exactWinner}.`;
   $("ulp-table").innerHTML =
@@ -66,8 +67,9 @@ function showUlps(r, byToken) {
     "<th>next value down</th><th>next value up</th><th>wins here</th><th>exact winner</th></tr>" +
     lines.flatMap((line, i) => line.refused ? [`<tr data-precision="${line.precision}"><th>${esc(names[i])}</th><td colspan="8">${esc(line.refused)}</td></tr>`] :
       [line.low, line.high].map((s) => {
-        const offset = s === line.low ? 0 : line.ulps;
-        const tick = (k) => line.ticks.find((t) => t.offset === offset + k);
+        const offset = s === line.low ? 0 : line.exact ? line.ulps : `about ${line.ulps}`;
+        const at = s === line.low ? line.lowAt : line.highAt;
+        const tick = (k) => line.ticks[at + k];
         return `<tr data-precision="${line.precision}" data-token="${s.token}"><th>${esc(names[i])}</th><td>${s.token}</td>` +
           `<td>${fmt(s.score)}</td><td><code>${esc(s.bits)}</code></td><td>${offset}</td>` +
           `<td><code>${esc(tick(-1).bits)}</code></td><td><code>${esc(tick(1).bits)}</code></td>` +
@@ -77,8 +79,9 @@ function showUlps(r, byToken) {
 
 /**
  * The race of the state on show, compared in the race worker off the main
- * thread with the shown tokens' races in the same answer; `key` is the section's drawn key, and an answer is shown only
- * while the section is still drawn for it.
+ * thread with the shown tokens' races in the same answer; `key` is the
+ * section's drawn key, and an answer is shown only while the section is
+ * still drawn for it.
  */
 async function showCompare(key) {
   const s = state;
