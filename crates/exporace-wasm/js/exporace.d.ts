@@ -75,7 +75,10 @@ export type ErrorCode =
   | "BAD_LAYOUT"
   /** A token id outside the vocabulary. */
   | "OUT_OF_RANGE"
-  /** A size over a documented cap, or more than wasm memory can hold. */
+  /**
+   * A size over a documented cap, or more than wasm memory can hold; an
+   * array's is read from its `length`, before any of it is copied.
+   */
   | "TOO_LARGE"
   /** Every weight is zero. */
   | "ALL_ZERO"
@@ -85,15 +88,25 @@ export type ErrorCode =
   | "BAD_ARGUMENT"
   /** The system's entropy source failed while choosing a seed. */
   | "ENTROPY"
-  /** A scenario could not be read or answered. */
+  /**
+   * A scenario could not be read or answered, or a scenario object holds a
+   * value JSON cannot write (NaN, an infinity, `undefined`, a hole, a function,
+   * a symbol): the message names the field.
+   */
   | "SCENARIO"
   /** An argument has the wrong type. */
   | "BAD_TYPE"
   /** An options or batch object has a field the function does not know. */
   | "UNKNOWN_FIELD"
-  /** Reading an argument threw (a getter or a Proxy). */
+  /**
+   * Reading an argument threw (a getter or a Proxy), or a callback threw
+   * (`onProgress`, which stops the experiment); the message includes what it threw.
+   */
   | "THREW"
-  /** A `WasmArray` that was freed, or made before the instance restarted. */
+  /**
+   * A `WasmArray` that was freed (passed to a function, or its `view`,
+   * `length` or `dtype` used), or made before the instance restarted.
+   */
   | "FREED_ARRAY"
   /** A `WasmArray` of another copy of the module. */
   | "FOREIGN_ARRAY"
@@ -135,7 +148,10 @@ export class WasmArray {
    * earlier views (their `length` becomes 0) in the single-threaded builds.
    */
   view(): Float32Array | Float64Array | Int32Array;
-  /** Releases the memory; the array cannot be used afterwards. */
+  /**
+   * Releases the memory; afterwards the array's methods and the functions it
+   * is passed to throw `FREED_ARRAY`, and a second `free()` does nothing.
+   */
   free(): void;
 }
 
@@ -506,10 +522,13 @@ export interface ExperimentReport {
  * A Monte Carlo experiment under a catalogue noise model, measured against the
  * exact expectation (chi-square, z, p-values). Trial t draws from addresses
  * keyed by t, so a seed gives the same counts everywhere.
+ * @param target At most 2^23 tokens (`TOO_LARGE` from its length, before it is copied).
  * @param draft Draft probabilities, required by the `recovered` and `rejection*` samplers.
  * @param options `sampler`: `"race"`, `"recovered"`, `"rejection"` (draft on its own noise) or
- *   `"rejection_shared"` (draft on the recovery race's noise: the bias of vLLM #54282).
- * @param onProgress Called with the fraction done after each chunk of 1024 trials.
+ *   `"rejection_shared"` (draft on the recovery race's noise: the bias of vLLM #54282);
+ *   `trials` at most 2^32.
+ * @param onProgress Called with the fraction done after each chunk of 1024 trials. If it
+ *   throws, the experiment stops and the call throws `THREW` with its message.
  */
 export function runExperiment(
   model: string,
@@ -524,8 +543,10 @@ export function runExperiment(
  * `worker_threads` in Node), so the caller's thread stays free: `onProgress`
  * receives the fraction done (at most every 50 ms), and aborting `signal`
  * stops the worker and rejects with an {@link ExporaceError} of code
- * `CANCELLED`. Where no worker can start it runs in the caller's thread.
- * The same seed gives the same report as `runExperiment`.
+ * `CANCELLED`; an `onProgress` that throws stops it and rejects with `THREW`.
+ * An argument that cannot be sent to a worker (a function or a symbol in it,
+ * too deep a nesting) rejects naming it. Where no worker can start it runs in
+ * the caller's thread. The same seed gives the same report as `runExperiment`.
  */
 export function runExperimentAsync(
   model: string,
@@ -961,7 +982,12 @@ export function models(): ModelsReport;
  * Answers a scenario in the format of `exporace run` (see the package README):
  * JSON text, or the same document as an object (64-bit seeds may be bigints or
  * strings). Noise not given inline is drawn from `seed` (or from entropy, and
- * the seed is reported).
+ * the seed is reported). An object is written as JSON first: a NaN or infinite
+ * number, `undefined`, a hole, a function or a symbol in it is refused
+ * (`SCENARIO`, naming the field; write `"nan"`, `"inf"` or `"-inf"` for such
+ * tensor values), `-0` stays `-0`, and an array of more than 2^23 entries is
+ * refused from its length (`TOO_LARGE`). The same holds for the options of
+ * `compare`, `noise`, `deadZone` and `overflow`.
  */
 export function run(scenario: string | object): Report;
 

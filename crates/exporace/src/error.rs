@@ -14,6 +14,9 @@ pub enum ValueProblem {
     Infinite,
     /// The value lies outside the closed interval [0, 1].
     OutsideUnitInterval,
+    /// The value is `-0.0` where a sign decides: noise `q = -0` divides
+    /// to `-inf` where `+0` gives `+inf`.
+    NegativeZero,
 }
 
 impl fmt::Display for ValueProblem {
@@ -23,7 +26,27 @@ impl fmt::Display for ValueProblem {
             ValueProblem::Negative => "negative",
             ValueProblem::Infinite => "infinite",
             ValueProblem::OutsideUnitInterval => "outside [0, 1]",
+            ValueProblem::NegativeZero => "negative zero (-0 scores -inf where +0 scores +inf)",
         })
+    }
+}
+
+/// The value of an argument refused by [`Error::BadArgument`], printed as
+/// given: an integer with every digit, or a float.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ArgValue {
+    /// An integer argument (a count, a position).
+    Int(u64),
+    /// A float argument (a tolerance).
+    Float(f64),
+}
+
+impl fmt::Display for ArgValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ArgValue::Int(n) => write!(f, "{n}"),
+            ArgValue::Float(x) => write!(f, "{x}"),
+        }
     }
 }
 
@@ -165,6 +188,17 @@ pub enum Error {
     /// A scenario could not be read.
     #[error("scenario: {0}")]
     Scenario(alloc_string::String),
+    /// An argument outside its domain, such as zero trials or a negative
+    /// tolerance: named, with its value and the rule it breaks.
+    #[error("{name} is {value}: {rule}")]
+    BadArgument {
+        /// The argument.
+        name: &'static str,
+        /// Its value.
+        value: ArgValue,
+        /// The rule it breaks.
+        rule: &'static str,
+    },
 }
 
 impl Error {
@@ -183,7 +217,7 @@ impl Error {
             Error::TooLarge { .. } => "TOO_LARGE",
             Error::AllZeroWeights => "ALL_ZERO",
             Error::Cancelled { .. } => "CANCELLED",
-            Error::ModelPrecision { .. } => "BAD_ARGUMENT",
+            Error::ModelPrecision { .. } | Error::BadArgument { .. } => "BAD_ARGUMENT",
             Error::Entropy(_) => "ENTROPY",
             Error::Scenario(_) => "SCENARIO",
         }

@@ -74,7 +74,7 @@ mod test_inputs;
 pub mod validate;
 pub mod weights;
 
-pub use error::{Error, Position, Result, ValueProblem};
+pub use error::{ArgValue, Error, Position, Result, ValueProblem};
 pub use float::{NoiseFloat, Precision};
 pub use kernel::seeded::race_seeded;
 pub use policy::NanPolicy;

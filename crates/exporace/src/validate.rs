@@ -103,22 +103,29 @@ pub fn weights(tensor: &'static str, values: &[f32], row_len: usize) -> Result<(
     Ok(())
 }
 
-/// Noise (`q` or `inv_q`): never negative. `+inf` (from `q = 0`) and NaN are
-/// legal here; what a NaN score does is the race's [`crate::NanPolicy`].
+/// Noise (`q` or `inv_q`): never negative, and never `-0.0` (which `w / q`
+/// turns into `-inf` where `+0` gives `+inf`). `+inf` (from `q = 0`) and NaN
+/// are legal here; what a NaN score does is the race's [`crate::NanPolicy`].
 ///
 /// ```
 /// use exporace::{Error, ValueProblem, validate::noise};
 /// assert!(noise("inv_q", &[f32::INFINITY, f32::NAN, 0.0], 0).is_ok());
 /// assert!(matches!(noise("inv_q", &[-1.0f64], 0), Err(Error::BadValue { problem: ValueProblem::Negative, .. })));
+/// assert!(matches!(noise("q", &[1.0, -0.0f32], 0), Err(Error::BadValue { problem: ValueProblem::NegativeZero, .. })));
 /// ```
 pub fn noise<T: NoiseFloat>(tensor: &'static str, values: &[T], row_len: usize) -> Result<()> {
     for (index, &v) in values.iter().enumerate() {
-        if !v.is_nan() && v < T::ZERO {
+        // NaN carries a sign bit too, and is legal whatever its sign.
+        if v.is_sign_negative() && !v.is_nan() {
             return Err(Error::BadValue {
                 tensor,
                 at: Position { index, row_len },
                 value: v.to_f64(),
-                problem: ValueProblem::Negative,
+                problem: if v == T::ZERO {
+                    ValueProblem::NegativeZero
+                } else {
+                    ValueProblem::Negative
+                },
             });
         }
     }

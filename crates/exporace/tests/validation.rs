@@ -106,6 +106,56 @@ fn negative_noise() {
     ));
 }
 
+/// `-0.0` noise: `w / -0.0` is `-inf` where `+0.0` gives `+inf`, so it is
+/// refused in both forms, both precisions, at every place in a row long
+/// enough for the lane kernels, in races and in recovered tokens; `+0.0`
+/// and NaNs of either sign are still accepted.
+#[test]
+fn negative_zero_noise() {
+    use exporace::{Form, race};
+    fn check<T: exporace::NoiseFloat>() {
+        for v in [1usize, 7, 64, 1000] {
+            let w = vec![0.5f32; v];
+            for at in [0, v / 2, v - 1] {
+                for form in [Form::Mul, Form::Div] {
+                    let mut noise = vec![T::from_f64(1.0); v];
+                    noise[at] = T::from_f64(-0.0);
+                    let e = race(form, &w, &noise, NanPolicy::FirstNanWins).unwrap_err();
+                    assert!(
+                        matches!(e, Error::BadValue { problem: ValueProblem::NegativeZero, at: Position { index, .. }, .. } if index == at),
+                        "{v} {at} {form:?}: {e}"
+                    );
+                    noise[at] = T::from_f64(0.0);
+                    assert!(race(form, &w, &noise, NanPolicy::FirstNanWins).is_ok());
+                    noise[at] = -T::NAN;
+                    assert!(race(form, &w, &noise, NanPolicy::FirstNanWins).is_ok());
+                }
+            }
+            let mut inv_q = vec![T::from_f64(1.0); v];
+            inv_q[v - 1] = T::from_f64(-0.0);
+            let target = vec![0.5f32; v];
+            let e = recover_tokens(
+                &batch(v, &[1], &[0], &target),
+                &inv_q,
+                NanPolicy::FirstNanWins,
+            )
+            .unwrap_err();
+            assert!(
+                matches!(
+                    e,
+                    Error::BadValue {
+                        problem: ValueProblem::NegativeZero,
+                        ..
+                    }
+                ),
+                "{v}: {e}"
+            );
+        }
+    }
+    check::<f32>();
+    check::<f64>();
+}
+
 #[test]
 fn cu_num_draft_tokens_rules() {
     let target = [0.5f32; 6];

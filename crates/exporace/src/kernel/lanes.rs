@@ -194,12 +194,15 @@ pub(crate) trait Bits:
     Copy + Ord + core::ops::BitAnd<Output = Self> + core::ops::BitXor<Output = Self>
 {
     const ZERO: Self;
+    /// The smallest value: where a maximum starts.
+    const MIN: Self;
     /// The low bits of `bits` (all of them for `i64`), as a signed integer.
     fn of(bits: u64) -> Self;
 }
 
 impl Bits for i32 {
     const ZERO: Self = 0;
+    const MIN: Self = i32::MIN;
     #[inline(always)]
     fn of(bits: u64) -> Self {
         bits as u32 as i32
@@ -208,6 +211,7 @@ impl Bits for i32 {
 
 impl Bits for u32 {
     const ZERO: Self = 0;
+    const MIN: Self = 0;
     #[inline(always)]
     fn of(bits: u64) -> Self {
         bits as u32
@@ -216,6 +220,7 @@ impl Bits for u32 {
 
 impl Bits for i64 {
     const ZERO: Self = 0;
+    const MIN: Self = i64::MIN;
     #[inline(always)]
     fn of(bits: u64) -> Self {
         bits as i64
@@ -376,10 +381,11 @@ fn run<T: NoiseFloat, B: Bits, const MUL: bool>(
 /// inputs (unsigned), of the noise with its sign bit flipped and of the
 /// scores with the sign cleared (both signed). Every value check is then one
 /// compare per block: a weight input is valid exactly when its bits are
-/// below `WEIGHT_LIMIT`, and noise is at least `-0.0` or a positive NaN
-/// when its bits are at most the sign bit, that is when the flipped bits are
-/// at most 0 as a signed integer (`-0.0` flips to 0, other values with the
-/// sign bit set to positive integers, the rest to negative ones). For
+/// below `WEIGHT_LIMIT`, and noise is at least `+0.0` or a positive NaN
+/// when its bits are below the sign bit, that is when the flipped bits are
+/// below 0 as a signed integer (`-0.0` flips to 0, other values with the
+/// sign bit set to positive integers, the rest to negative ones; `-0.0` is
+/// refused, since `w / -0.0` is `-inf`). For
 /// scores, non-negative floats order as their bits, and NaN bits exceed
 /// those of `+inf`, so "no score above `bar` and no NaN" is "the largest
 /// bits are at most `bar`'s" whenever `bar >= 0`. Clearing the sign makes a
@@ -399,7 +405,7 @@ fn full<T: NoiseFloat, B: Bits, const MUL: bool>(
     let magnitude = B::of(sign - 1);
     let flip = B::of(sign);
     let mut inputs = [0u32; LANES];
-    let mut values = [B::ZERO; LANES];
+    let mut values = [B::MIN; LANES];
     let mut scores = [B::ZERO; LANES];
     each_lane(p, d, noise, |l, p, d, n| {
         inputs[l] = inputs[l].max(p.to_bits()).max(d.to_bits());
@@ -413,7 +419,7 @@ fn full<T: NoiseFloat, B: Bits, const MUL: bool>(
     let limit = B::of(bar.to_bits()) & magnitude;
     let quiet = scores.iter().fold(true, |q, &x| q & (x <= limit));
     let valid = valid_inputs(&inputs);
-    let signed = values.iter().fold(true, |c, &x| c & (x <= B::ZERO));
+    let signed = values.iter().fold(true, |c, &x| c & (x < B::ZERO));
     Look {
         quiet: quiet & (bar >= T::ZERO),
         clean: valid & signed,
