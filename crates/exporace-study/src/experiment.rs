@@ -216,6 +216,18 @@ pub struct Report {
 /// nanoseconds per token, more would run for days.
 pub const MAX_TRIALS: u64 = 1 << 32;
 
+/// Refuses zero trials, where a fit would compare NaN frequencies.
+fn validate_trials(s: &Setup<'_>) -> Result<()> {
+    if s.trials == 0 {
+        return Err(Error::BadArgument {
+            name: "trials",
+            value: exporace::ArgValue::Int(0),
+            rule: "it must be at least 1: zero trials have no frequencies to fit",
+        });
+    }
+    validate_setup(s)
+}
+
 fn validate_setup(s: &Setup<'_>) -> Result<()> {
     if s.trials > MAX_TRIALS {
         return Err(Error::TooLarge {
@@ -509,6 +521,13 @@ pub fn fit(counts: &[u64], expected: &[f64], sizes: &[usize]) -> Result<Fit> {
     let covered: usize = sizes.iter().sum();
     validate::len("category sizes (must cover counts)", counts.len(), covered)?;
     let n: u64 = counts.iter().sum();
+    if n == 0 {
+        return Err(Error::BadArgument {
+            name: "counts",
+            value: exporace::ArgValue::Int(0),
+            rule: "they must add up to at least 1: a fit of no draws has no frequencies",
+        });
+    }
     let nf = n as f64;
     let mut categories = Vec::with_capacity(sizes.len());
     let (mut chi, mut cells, mut tv, mut max_z, mut impossible) = (0.0, 0usize, 0.0, 0.0f64, false);
@@ -585,6 +604,7 @@ pub fn run<M: NoiseModel>(
     options: &ExactOptions,
     control: &Control<'_>,
 ) -> Result<Report> {
+    validate_trials(setup)?;
     let expected = expected(model, setup, options)?;
     let counts = histogram(model, setup, control)?;
     let d = setup.draft.unwrap_or(setup.target);

@@ -118,6 +118,38 @@ pub struct ExactOptions {
     pub max_nodes: usize,
 }
 
+impl ExactOptions {
+    /// Refuses a tolerance that is negative or NaN and fewer than 2 points
+    /// (a group's range has two ends), naming the field.
+    ///
+    /// ```
+    /// use exporace::Error;
+    /// use exporace_study::win_probability::ExactOptions;
+    /// assert!(ExactOptions { tolerance: 0.0, max_nodes: 2 }.check().is_ok());
+    /// let o = ExactOptions { tolerance: -1.0, ..ExactOptions::default() };
+    /// assert!(matches!(o.check(), Err(Error::BadArgument { name: "tolerance", .. })));
+    /// let o = ExactOptions { max_nodes: 0, ..ExactOptions::default() };
+    /// assert!(matches!(o.check(), Err(Error::BadArgument { name: "max_nodes", .. })));
+    /// ```
+    pub fn check(&self) -> Result<()> {
+        if self.tolerance.is_nan() || self.tolerance < 0.0 {
+            return Err(Error::BadArgument {
+                name: "tolerance",
+                value: exporace::ArgValue::Float(self.tolerance),
+                rule: "it must be a number of at least 0",
+            });
+        }
+        if self.max_nodes < 2 {
+            return Err(Error::BadArgument {
+                name: "max_nodes",
+                value: exporace::ArgValue::Int(self.max_nodes as u64),
+                rule: "it must be at least 2 (each group's range has two ends)",
+            });
+        }
+        Ok(())
+    }
+}
+
 impl Default for ExactOptions {
     /// Tolerance 1e-12, at most 4096 points per group.
     fn default() -> Self {
@@ -206,7 +238,8 @@ impl WinProbabilities {
 /// bisection per rival (2^24, some seconds natively).
 pub const MAX_WORK: u64 = 1 << 24;
 
-/// Refuses a call whose work, `groups^2 x max_nodes`, passes [`MAX_WORK`]:
+/// Refuses options that [`ExactOptions::check`] refuses, and a call whose
+/// work, `groups^2 x max_nodes`, passes [`MAX_WORK`]:
 /// 64 groups at the default 4096 points is the most. Groups of equal weight
 /// merge into one (a multiplicity), which costs what one group does.
 ///
@@ -218,6 +251,7 @@ pub const MAX_WORK: u64 = 1 << 24;
 /// assert!(matches!(check_work(65, &o), Err(Error::TooLarge { size: 17_305_600, .. })));
 /// ```
 pub fn check_work(groups: usize, options: &ExactOptions) -> Result<()> {
+    options.check()?;
     let g = groups as u64;
     let work = g
         .saturating_mul(g)

@@ -38,7 +38,6 @@ fn every_written_form_reads_the_same_value() {
 fn other_json_values_are_refused() {
     for (bad, found) in [
         ("[1, true]", "boolean `true`"),
-        ("[1, null]", "null"),
         ("[1, [2]]", "sequence"),
         (r#"[1, {"x": 2}]"#, "map"),
         (r#"[1, "abc"]"#, r#"weights[1] = "abc""#),
@@ -50,6 +49,17 @@ fn other_json_values_are_refused() {
             }
             other => panic!("{bad}: {other:?}"),
         }
+    }
+    // null is refused by the reader, with its line and column.
+    match dead_zone("[1, null]") {
+        Err(Error::Scenario(message)) => {
+            assert!(
+                message.contains("null is not a value in a scenario"),
+                "{message}"
+            );
+            assert!(message.contains("line 1 column"), "{message}");
+        }
+        other => panic!("{other:?}"),
     }
     assert!(dead_zone("[1, 0.5]").unwrap().contains("\"count\": 0"));
 }

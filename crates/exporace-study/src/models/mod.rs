@@ -48,7 +48,7 @@ pub use extremes::{Extremes, extremes};
 pub use gumbel::{TritonClassic, TritonFlipped, U64Classic, U64Flipped};
 pub use ideal::Ideal;
 pub use model::{Branch, Draw, ModelFacts, NoiseKind, NoiseModel};
-pub use mrv2::{MRV2_DRAFT_SALT, mrv2_key, mrv2_uniform};
+pub use mrv2::{MRV2_DRAFT_SALT, MRV2_MAX_POS, check_mrv2_pos, mrv2_key, mrv2_uniform};
 pub use race::{InvQBounds, fill_model_inv_q, race_model};
 pub(crate) use race::{LANES, LaneWords, for_each_token, lane_words, race_words};
 pub use torch_cpu::TorchCpu;

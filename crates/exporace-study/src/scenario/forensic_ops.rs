@@ -170,10 +170,13 @@ pub struct DeadZoneOut {
     /// The model's facts.
     pub model: ModelFacts,
     /// Smallest E (0 if possible).
+    #[serde(serialize_with = "super::number::ser_float")]
     pub e_min: f64,
-    /// Largest E (inf if possible).
+    /// Largest E (the string `"inf"` if E can be infinite).
+    #[serde(serialize_with = "super::number::ser_float")]
     pub e_max: f64,
     /// Weights below this can never win.
+    #[serde(serialize_with = "super::number::ser_float")]
     pub threshold: f64,
     /// How many tokens are dead.
     pub count: usize,
@@ -296,9 +299,9 @@ pub struct NoiseBody {
     /// Row, for the exporace address.
     #[serde(default)]
     pub row: u64,
-    /// Position, for the MRV2 address.
+    /// Position, for the MRV2 address (required there, refused elsewhere).
     #[serde(default)]
-    pub pos: u64,
+    pub pos: Option<u64>,
     /// Draft token (salted position), for the MRV2 address.
     #[serde(default)]
     pub draft: bool,
@@ -331,7 +334,9 @@ impl ModelVisitor for NoiseVisit<'_> {
                 let d = match (b.address, torch.as_mut()) {
                     (Address::TorchCpu, Some(g)) => m.transform(g.next_u64() & ((1 << 53) - 1)),
                     (Address::Triton, _) => m.draw_triton(self.seed, i),
-                    (Address::Mrv2, _) => m.draw_mrv2(self.seed, b.pos, b.draft, i as u32),
+                    (Address::Mrv2, _) => {
+                        m.draw_mrv2(self.seed, b.pos.unwrap_or(0), b.draft, i as u32)
+                    }
                     _ => m.draw(self.seed, b.row, i as u32),
                 };
                 DrawOut::of(i, &d)
@@ -359,6 +364,16 @@ pub fn noise(b: &NoiseBody, seed: u64) -> Result<ForensicResult> {
             b.start,
             b.count
         )));
+    }
+    if b.address == Address::Mrv2 {
+        let pos = b.pos.ok_or_else(|| {
+            Error::Scenario("noise: address mrv2 needs \"pos\", the token's position".into())
+        })?;
+        crate::models::check_mrv2_pos(pos)?;
+    } else if b.pos.is_some() || b.draft {
+        return Err(Error::Scenario(
+            "noise: pos and draft address MRV2's noise: they need \"address\": \"mrv2\"".into(),
+        ));
     }
     let addressed_by_token = matches!(b.address, Address::Exporace | Address::Mrv2);
     if addressed_by_token && b.start.saturating_add(b.count) > u32::MAX as u64 + 1 {

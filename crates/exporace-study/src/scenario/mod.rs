@@ -20,6 +20,7 @@ mod materialize;
 mod model_spec;
 mod number;
 mod output;
+mod strict;
 mod study_ops;
 
 use alloc::format;
@@ -68,13 +69,16 @@ pub fn run(text: &str) -> Result<String> {
     serde_json::to_string_pretty(&report).map_err(|e| Error::Scenario(e.to_string()))
 }
 
-/// Parses JSON text, with the line and column of any syntax error.
+/// Parses JSON text, with the line and column of any syntax error. A key
+/// given twice in one object is an error (a JSON reader would keep either).
 ///
 /// ```
 /// use exporace::Error;
 /// use exporace_study::scenario::parse;
 /// assert_eq!(parse(r#"{"seed": 7}"#)?["seed"], 7);
 /// assert!(matches!(parse("{\n  \"seed\": }"), Err(Error::Scenario(m)) if m.contains("line 2")));
+/// let twice = parse(r#"{"seed": 42, "seed": 43}"#);
+/// assert!(matches!(twice, Err(Error::Scenario(m)) if m.contains(r#"key "seed" appears twice"#)));
 /// # Ok::<(), Error>(())
 /// ```
 pub fn parse(text: &str) -> Result<Value> {
@@ -85,7 +89,11 @@ pub fn parse(text: &str) -> Result<Value> {
             limit: MAX_SCENARIO_BYTES as u64,
         });
     }
-    serde_json::from_str(text).map_err(|e| Error::Scenario(format!("invalid JSON: {e}")))
+    let mut reader = serde_json::Deserializer::from_str(text);
+    let value = serde::Deserialize::deserialize(&mut reader)
+        .and_then(|v: strict::StrictValue| reader.end().map(|()| v.0))
+        .map_err(|e| Error::Scenario(format!("invalid JSON: {e}")))?;
+    Ok(value)
 }
 
 /// The longest scenario text read (32 MiB, about three million numbers):
