@@ -355,8 +355,19 @@ fn svg_charts(dir: &Path, positions: &[PositionReport]) -> Result<Vec<PathBuf>, 
         })],
     };
     let mut written = Vec::new();
-    for (file, chart) in [("margins.svg", margins), ("dead_zone.svg", dead)] {
-        let svg = curves_svg(&chart, 800, 420)?;
+    let empty = [
+        "no position has a finite margin: every race overflowed, or the dump has no race",
+        "no position has a dead zone to show: the dump has no race",
+    ];
+    for ((file, chart), reason) in [("margins.svg", margins), ("dead_zone.svg", dead)]
+        .into_iter()
+        .zip(empty)
+    {
+        let svg = if chart.series.iter().all(|s| s.points.is_empty()) {
+            exporace_viz::note_svg(&chart.title, reason, 800, 420)?
+        } else {
+            curves_svg(&chart, 800, 420)?
+        };
         let path = dir.join(file);
         std::fs::write(&path, svg).map_err(|e| format!("{}: {e}", path.display()))?;
         written.push(path);

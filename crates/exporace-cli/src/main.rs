@@ -8,7 +8,7 @@
 //! zones; `exporace replay` prints an engine's noise for a seed; `exporace
 //! fixture` writes a regression fixture from a scenario.
 
-use std::io::Read;
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -48,15 +48,39 @@ enum Command {
     Replay(replay::ReplayArgs),
 }
 
-fn read_input(path: &PathBuf) -> Result<String, String> {
-    if path.as_os_str() == "-" {
-        let mut s = String::new();
-        std::io::stdin()
-            .read_to_string(&mut s)
-            .map_err(|e| format!("reading stdin: {e}"))?;
-        Ok(s)
+/// The scenario text of `path`, or of stdin for `-`, refused as soon as it
+/// passes the scenario reader's limit (a pipe or `/dev/zero` is never held
+/// in memory whole).
+fn read_input(path: &std::path::Path) -> Result<String, String> {
+    let limit = exporace_study::scenario::MAX_SCENARIO_BYTES as u64;
+    let bytes = if path.as_os_str() == "-" {
+        exporace_io::read_stream("stdin", std::io::stdin().lock(), limit, 0)
     } else {
-        std::fs::read_to_string(path).map_err(|e| format!("reading {}: {e}", path.display()))
+        exporace_io::read_limited(path, limit, limit)
+    }
+    .map_err(|e| e.to_string())?;
+    String::from_utf8(bytes).map_err(|e| {
+        let name = if path.as_os_str() == "-" {
+            "stdin".to_string()
+        } else {
+            path.display().to_string()
+        };
+        format!("{name}: not UTF-8 text ({e})")
+    })
+}
+
+/// Writes the answer to stdout. A closed pipe (`exporace models | head -1`)
+/// ends the program quietly; any other failure (`>/dev/full`) is one line on
+/// stderr and exit status 1.
+fn print(out: &str) -> ExitCode {
+    let mut stdout = std::io::stdout().lock();
+    match writeln!(stdout, "{out}").and_then(|()| stdout.flush()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            let _ = writeln!(std::io::stderr(), "error: writing to stdout: {e}");
+            ExitCode::FAILURE
+        }
     }
 }
 
@@ -72,12 +96,10 @@ fn main() -> ExitCode {
         Command::Fixture(args) => fixture::run(args),
     };
     match result {
-        Ok(out) => {
-            println!("{out}");
-            ExitCode::SUCCESS
-        }
+        Ok(out) => print(&out),
         Err(e) => {
-            eprintln!("error: {e}");
+            // stderr may be closed too: nothing is left to tell then.
+            let _ = writeln!(std::io::stderr(), "error: {e}");
             ExitCode::FAILURE
         }
     }

@@ -62,7 +62,9 @@ pub fn scenario(a: &ReplayArgs) -> Value {
         "address": address, "start": a.offset, "count": a.count,
     });
     if a.address == AddressArg::Mrv2 {
-        v["pos"] = json!(a.pos.unwrap_or(0));
+        if let Some(pos) = a.pos {
+            v["pos"] = json!(pos);
+        }
         v["draft"] = json!(a.draft);
     }
     v
@@ -72,6 +74,9 @@ pub fn scenario(a: &ReplayArgs) -> Value {
 pub fn run(a: &ReplayArgs) -> Result<String, String> {
     if a.count == 0 {
         return Err("--count must be at least 1: the range of draws is empty".into());
+    }
+    if a.address == AddressArg::Mrv2 && a.pos.is_none() {
+        return Err("--address mrv2 needs --pos, the token's position in its sequence".into());
     }
     if a.address != AddressArg::Mrv2 && (a.pos.is_some() || a.draft) {
         return Err("--pos and --draft address MRV2's noise: they need --address mrv2".into());

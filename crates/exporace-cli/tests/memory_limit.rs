@@ -1,7 +1,7 @@
 //! Every input that asks for more memory than the process may have gets a
 //! one-line error, never an allocation abort: the binary runs under
 //! `ulimit -v 4000000` (about 3.8 GiB of address space) on sparse files that
-//! claim 5 to 12 GB, which take no disk space.
+//! claim 4.2 to 5 GB, which take no disk space.
 
 mod common;
 
@@ -52,7 +52,7 @@ fn limited(args: &[&str]) -> (Option<i32>, String, String) {
     )
 }
 
-/// Exit code 1 and exactly one line `error: <file>: out of memory`.
+/// Exit code 1 and exactly one line `error: ...` holding `expected`.
 fn assert_one_line(args: &[&str], expected: &str) {
     let (code, _, stderr) = limited(args);
     assert_eq!(code, Some(1), "{args:?}: exit {code:?}, stderr:\n{stderr}");
@@ -84,9 +84,10 @@ fn npy_tensors_past_the_limit() {
         dir.join("draft_token_ids.npy"),
         dir.join("cu_num_draft_tokens.npy"),
     );
-    // 1.5e9 f32 values: 6 GB each.
-    sparse_npy(&probs, "<f4", &[1, 1_500_000_000], 4);
-    sparse_npy(&inv_q, "<f4", &[1, 1_500_000_000], 4);
+    // 1.05e9 f32 values: 4.2 GB each, under the reader's 4 GiB cap (4.29
+    // GB), over the address space (4.1 GB).
+    sparse_npy(&probs, "<f4", &[1, 1_050_000_000], 4);
+    sparse_npy(&inv_q, "<f4", &[1, 1_050_000_000], 4);
     sparse_npy(&ids, "<i4", &[1], 4);
     sparse_npy(&cu, "<i4", &[1], 4);
     let p = |p: &Path| p.to_str().unwrap().to_owned();
@@ -109,7 +110,8 @@ fn npy_tensors_past_the_limit() {
 fn safetensors_dump_past_the_limit() {
     let dir = scratch("memory_limit_safetensors");
     let path = dir.join("dump.safetensors");
-    let n: u64 = 1_500_000_000;
+    // 4.2 GB of data: under the reader's 4 GiB cap, over the address space.
+    let n: u64 = 525_000_000;
     let header = format!(
         r#"{{"target_probs":{{"dtype":"F32","shape":[1,{n}],"data_offsets":[0,{a}]}},"inv_q":{{"dtype":"F32","shape":[1,{n}],"data_offsets":[{a},{b}]}},"draft_token_ids":{{"dtype":"I32","shape":[1],"data_offsets":[{b},{c}]}},"cu_num_draft_tokens":{{"dtype":"I32","shape":[1],"data_offsets":[{c},{d}]}}}}"#,
         a = 4 * n,
@@ -133,10 +135,12 @@ fn scenario_files_past_the_limit() {
     let path = dir.join("scenario.json");
     File::create(&path).unwrap().set_len(5 << 30).unwrap();
     let scenario = path.to_str().unwrap();
-    assert_one_line(&["run", scenario], "scenario.json: out of memory");
+    // Refused from its length, before any byte is read.
+    let refused = "scenario.json: 5368709120 bytes is over the limit of 33554432 bytes";
+    assert_one_line(&["run", scenario], refused);
     let out = dir.join("fixture");
     assert_one_line(
         &["fixture", scenario, "--out", out.to_str().unwrap()],
-        "scenario.json: out of memory",
+        refused,
     );
 }

@@ -115,6 +115,17 @@ pub enum IoError {
         /// The operating system's error.
         source: std::io::Error,
     },
+    /// A file or stream is larger than the reader accepts (`size` is
+    /// known for a regular file; a stream is refused as it passes the limit).
+    #[error("{name}: {} over the limit of {limit} bytes", match size { Some(n) => format!("{n} bytes is"), None => "the input goes on".to_string() })]
+    FileTooLarge {
+        /// The file or stream.
+        name: String,
+        /// Its length, where the file tells it.
+        size: Option<u64>,
+        /// The largest accepted.
+        limit: u64,
+    },
     /// A fixture's JSON could not be written or read.
     #[error("{name}: {detail}")]
     Json {

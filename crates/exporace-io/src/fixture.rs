@@ -210,10 +210,11 @@ pub fn write_fixture(dir: &Path, source: &str, dump: &Dump) -> Result<Value> {
 pub fn check_fixture(dir: &Path) -> Result<Vec<String>> {
     let path = dir.join(MANIFEST);
     let name = path.display().to_string();
-    let text = std::fs::read_to_string(&path).map_err(|e| IoError::File {
-        path: name.clone(),
-        source: e,
-    })?;
+    let text = crate::limited_read::read_text_limited(
+        &path,
+        crate::limited_read::MAX_FILE_BYTES,
+        crate::limited_read::MAX_STREAM_BYTES,
+    )?;
     let m: Value = serde_json::from_str(&text).map_err(|e| IoError::Json {
         name: name.clone(),
         detail: e.to_string(),

@@ -24,6 +24,7 @@
 mod dump;
 mod error;
 pub mod fixture;
+mod limited_read;
 mod npy;
 mod safetensors_file;
 pub mod scenario_fixture;
@@ -31,6 +32,9 @@ mod tensor;
 
 pub use dump::{Dump, TENSOR_NAMES};
 pub use error::{IoError, Result};
+pub use limited_read::{
+    MAX_FILE_BYTES, MAX_STREAM_BYTES, read_limited, read_stream, read_text_limited,
+};
 pub use npy::{MAX_HEADER_LEN, MAX_NESTING, read_npy, read_npy_file, write_npy, write_npy_file};
 pub use safetensors_file::{
     read_safetensors, read_safetensors_file, write_safetensors, write_safetensors_file,

@@ -7,6 +7,7 @@
 //! dimension product stays within [`MAX_ELEMENTS`], and the data section holds
 //! exactly `elements * item size` bytes.
 
+use crate::limited_read::{MAX_FILE_BYTES, MAX_STREAM_BYTES};
 use half::{bf16, f16};
 use npyz::{DType as NpyDType, FixedSizeBytes, TypeStr, WriterBuilder};
 use py_literal::Value;
@@ -229,10 +230,7 @@ pub fn read_npy(name: &str, bytes: &[u8]) -> Result<Tensor> {
 /// Reads a `.npy` file from disk.
 pub fn read_npy_file(path: &std::path::Path) -> Result<Tensor> {
     let name = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|source| IoError::File {
-        path: name.clone(),
-        source,
-    })?;
+    let bytes = crate::limited_read::read_limited(path, MAX_FILE_BYTES, MAX_STREAM_BYTES)?;
     read_npy(&name, &bytes)
 }
 

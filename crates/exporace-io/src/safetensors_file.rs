@@ -2,6 +2,7 @@
 //! header length against the buffer, every offset against the data section
 //! and every shape product for overflow before it hands out a view.
 
+use crate::limited_read::{MAX_FILE_BYTES, MAX_STREAM_BYTES};
 use std::collections::BTreeMap;
 
 use safetensors::tensor::{Dtype, SafeTensors, TensorView};
@@ -74,10 +75,7 @@ pub fn read_safetensors(name: &str, bytes: &[u8]) -> Result<BTreeMap<String, Ten
 /// Reads a safetensors file from disk.
 pub fn read_safetensors_file(path: &std::path::Path) -> Result<BTreeMap<String, Tensor>> {
     let name = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|source| IoError::File {
-        path: name.clone(),
-        source,
-    })?;
+    let bytes = crate::limited_read::read_limited(path, MAX_FILE_BYTES, MAX_STREAM_BYTES)?;
     read_safetensors(&name, &bytes)
 }
 

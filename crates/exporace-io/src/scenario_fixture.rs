@@ -34,10 +34,11 @@ fn write_text(path: &Path, text: &str) -> Result<()> {
 }
 
 fn read_text(path: &Path) -> Result<String> {
-    std::fs::read_to_string(path).map_err(|e| IoError::File {
-        path: path.display().to_string(),
-        source: e,
-    })
+    crate::limited_read::read_text_limited(
+        path,
+        crate::limited_read::MAX_FILE_BYTES,
+        crate::limited_read::MAX_STREAM_BYTES,
+    )
 }
 
 /// The header fields the operation reads: (precisions, policies) to vary.

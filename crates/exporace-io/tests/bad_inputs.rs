@@ -303,6 +303,14 @@ fn bad_values_found_by_the_core() {
         "negative value -1 in inv_q at index 5 (row 1, token 1)"
     );
     let mut m = dump_tensors();
+    let mut q = vec![1.0f32; 8];
+    q[1] = -0.0;
+    m.insert("inv_q".into(), f32s(vec![2, 4], q));
+    assert_eq!(
+        err_dump(&m),
+        "negative zero (-0 scores -inf where +0 scores +inf) value -0 in inv_q at index 1 (row 0, token 1)"
+    );
+    let mut m = dump_tensors();
     m.insert(
         "draft_token_ids".into(),
         Tensor::vector(Data::I32(vec![9, 2])),
@@ -342,4 +350,44 @@ fn a_dump_round_trips_through_safetensors() {
     let d = Dump::from_tensors("d", &back).unwrap();
     assert_eq!(d.inv_q_dtype, DType::F32);
     assert!(d.validate().is_ok());
+}
+
+/// Files past the reader's caps: a regular file from its length, before
+/// any byte is read; a device or pipe as soon as it passes the cap.
+#[test]
+fn files_past_the_size_caps() {
+    let dir = std::env::temp_dir().join(format!("exporace-caps-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let big = dir.join("x.safetensors");
+    std::fs::File::create(&big)
+        .unwrap()
+        .set_len(5_000_000_000)
+        .unwrap();
+    let e = exporace_io::read_safetensors_file(&big)
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        e,
+        format!(
+            "{}: 5000000000 bytes is over the limit of 4294967296 bytes",
+            big.display()
+        )
+    );
+    let e = exporace_io::read_npy_file(std::path::Path::new("/dev/zero"))
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        e,
+        "/dev/zero: the input goes on over the limit of 268435456 bytes"
+    );
+    let e = exporace_io::read_stream("stdin", std::io::repeat(b' '), 33_554_432, 0)
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        e,
+        "stdin: the input goes on over the limit of 33554432 bytes"
+    );
+    let e = exporace_io::read_npy_file(&dir).unwrap_err().to_string();
+    assert!(e.ends_with("is a directory, not a file"), "{e}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }

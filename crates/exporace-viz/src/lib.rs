@@ -33,6 +33,7 @@ mod bars;
 mod curves;
 mod frame;
 mod legend;
+mod note;
 
 #[cfg(feature = "svg")]
 pub use bars::bars_svg;
@@ -40,6 +41,9 @@ pub use bars::{BarChart, BarSeries, Threshold, draw_bars};
 #[cfg(feature = "svg")]
 pub use curves::curves_svg;
 pub use curves::{CurveChart, Series, draw_curves};
+pub use note::draw_note;
+#[cfg(feature = "svg")]
+pub use note::note_svg;
 
 // The README's example, compiled and run as a doc test.
 #[cfg(doctest)]

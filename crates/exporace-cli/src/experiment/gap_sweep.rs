@@ -71,7 +71,10 @@ pub(super) fn gaps(from: f64, to: f64, step: f64) -> Result<Vec<f64>, String> {
     }
     let steps = ((to - from) / step + 1e-9).floor() as u64;
     if steps > 10_000 {
-        return Err(format!("{} gaps is too many (at most 10001)", steps + 1));
+        return Err(format!(
+            "--step {step} over {from}..{to} gives {} gaps, more than the 10001 allowed",
+            (steps as f64 + 1.0)
+        ));
     }
     Ok((0..=steps).map(|i| from + i as f64 * step).collect())
 }

@@ -110,11 +110,12 @@ fn find_models(names: &[String]) -> Result<Vec<&'static CatalogueEntry>, String>
         .collect()
 }
 
-/// The seed: decimal or `0x` hex as given, or drawn from entropy (and then
-/// reported, so the run can be repeated).
-/// `--trials` within the core's cap, refused up front.
+/// `--trials` within [1, the core's cap], refused up front.
 fn check_trials(trials: u64) -> Result<(), String> {
     let limit = exporace_study::experiment::MAX_TRIALS;
+    if trials == 0 {
+        return Err("--trials must be at least 1: zero trials have no frequencies to fit".into());
+    }
     if trials > limit {
         return Err(format!(
             "--trials must be at most {limit} (2^32), got {trials}"
@@ -123,6 +124,8 @@ fn check_trials(trials: u64) -> Result<(), String> {
     Ok(())
 }
 
+/// The seed: decimal or `0x` hex as given, or drawn from entropy (and then
+/// reported, so the run can be repeated).
 fn resolve_seed(seed: Option<&str>) -> Result<u64, String> {
     match seed {
         Some(s) => SeedIn::Text(s.to_string())
