@@ -47,40 +47,158 @@ function restarting(name) {
     }
   };
 }
+/** What a thrown value says, without throwing again. */
+function thrownText(e) {
+  try {
+    return String(e !== null && typeof e === "object" && "message" in e ? e.message : e);
+  } catch {
+    return "an exception that cannot be shown";
+  }
+}
+// A freed WasmArray's methods and getters throw an ExporaceError of code
+// FREED_ARRAY, where the glue would throw "null pointer passed to rust"; a
+// second free() does nothing. (The glue zeroes an array's __wbg_ptr when it
+// is freed.)
+function guardFreed(cls) {
+  const proto = cls.prototype;
+  // The ES module and CommonJS entries of Node share one glue: guard it once.
+  const guarded = Symbol.for("exporace.guardFreed");
+  if (Object.hasOwn(proto, guarded)) return cls;
+  Object.defineProperty(proto, guarded, { value: true });
+  for (const name of Object.getOwnPropertyNames(proto)) {
+    const d = Object.getOwnPropertyDescriptor(proto, name);
+    const key = d.get ? "get" : typeof d.value === "function" && name !== "constructor" ? "value" : null;
+    if (key === null || name.startsWith("__")) continue;
+    const f = d[key];
+    d[key] = function (...args) {
+      if (this instanceof cls && this.__wbg_ptr === 0) {
+        if (name === "free") return undefined;
+        throw new ExporaceErrorClass("FREED_ARRAY", \`WasmArray.\${name}: the WasmArray was freed\`);
+      }
+      return f.apply(this, args);
+    };
+    Object.defineProperty(proto, name, d);
+  }
+  return cls;
+}
 `;
 // runExperimentAsync: the experiment in a worker, with progress and an
-// AbortSignal; where no worker can start, in this thread.
+// AbortSignal; where no worker can start, in this thread. Every refusal is an
+// ExporaceError: a control object of the wrong shape, an argument that cannot
+// be sent to a worker (structured clone), a progress callback that throws
+// (the run stops and the worker ends).
 const asyncRun = (startWorker) => `
 const startWorker = ${startWorker};
-async function runExperimentAsync(model, target, draft, options, { onProgress, signal } = {}) {
+/** A value's kind for messages: null, typeof, or an array. */
+const kindOf = (v) => (v === null ? "null" : Array.isArray(v) ? "an array" : typeof v);
+/** Whether an AbortSignal was aborted; a getter that throws reads as not aborted. */
+function isAborted(signal) {
+  try {
+    return signal?.aborted === true;
+  } catch {
+    return false;
+  }
+}
+const CONTROL_FIELDS = ["onProgress", "signal"];
+/** The control object's fields, each read once and checked. */
+function controlArg(control) {
   const Exporace = ExporaceErrorClass;
-  if (signal?.aborted) throw new Exporace("CANCELLED", "runExperimentAsync: the signal was aborted before the run");
-  const worker = await startWorker({ model, target, draft, options });
+  if (control === undefined) return {};
+  if (control === null || typeof control !== "object" || Array.isArray(control)) {
+    throw new Exporace("BAD_TYPE", \`runExperimentAsync: control must be an object { onProgress?, signal? }, got \${kindOf(control)}\`);
+  }
+  let keys, onProgress, signal, aborted, listen;
+  try {
+    keys = Object.keys(control);
+    onProgress = control.onProgress;
+    signal = control.signal;
+    if (signal !== undefined && signal !== null && typeof signal === "object") {
+      aborted = signal.aborted;
+      listen = signal.addEventListener;
+    }
+  } catch (e) {
+    throw new Exporace("THREW", \`runExperimentAsync: reading control threw: \${thrownText(e)}\`);
+  }
+  const unknown = keys.find((k) => !CONTROL_FIELDS.includes(k));
+  if (unknown !== undefined) {
+    throw new Exporace("UNKNOWN_FIELD", \`runExperimentAsync: control has an unknown field \${JSON.stringify(unknown)}; the fields are \${CONTROL_FIELDS.join(", ")}\`);
+  }
+  if (onProgress !== undefined && onProgress !== null && typeof onProgress !== "function") {
+    throw new Exporace("BAD_TYPE", \`runExperimentAsync: control.onProgress must be a function, got \${kindOf(onProgress)}\`);
+  }
+  if (signal !== undefined && signal !== null && (typeof aborted !== "boolean" || typeof listen !== "function")) {
+    throw new Exporace("BAD_TYPE", \`runExperimentAsync: control.signal must be an AbortSignal, got \${kindOf(signal)}\`);
+  }
+  return { onProgress: onProgress ?? undefined, signal: signal ?? undefined };
+}
+/** The error for arguments a worker could not be sent: the first that cannot be cloned, named. */
+function unsent(args, e) {
+  const Exporace = ExporaceErrorClass;
+  for (const [name, v] of Object.entries(args)) {
+    try {
+      structuredClone(v);
+    } catch (err) {
+      const why = thrownText(err);
+      if (err?.name === "DataCloneError") {
+        return new Exporace("BAD_TYPE", \`runExperimentAsync: \${name} cannot be sent to a worker: \${why}\`);
+      }
+      if (err instanceof RangeError) {
+        return new Exporace("BAD_ARGUMENT", \`runExperimentAsync: \${name} cannot be sent to a worker (it nests too deeply): \${why}\`);
+      }
+      return new Exporace("THREW", \`runExperimentAsync: reading \${name} threw: \${why}\`);
+    }
+  }
+  return new Exporace("THREW", \`runExperimentAsync: the worker did not start: \${thrownText(e)}\`);
+}
+async function runExperimentAsync(model, target, draft, options, control) {
+  const Exporace = ExporaceErrorClass;
+  const { onProgress, signal } = controlArg(control);
+  const cancelled = () => new Exporace("CANCELLED", "runExperimentAsync: aborted by its signal");
+  if (isAborted(signal)) throw new Exporace("CANCELLED", "runExperimentAsync: the signal was aborted before the run");
+  const args = { model, target, draft, options };
+  let worker;
+  try {
+    worker = await startWorker(args);
+  } catch (e) {
+    throw unsent(args, e);
+  }
   if (worker === null) return guarded.runExperiment(model, target, draft, options, onProgress);
   return new Promise((resolve, reject) => {
-    const abort = () => {
+    let settled = false;
+    const finish = (settle) => {
+      if (settled) return;
+      settled = true;
+      try {
+        signal?.removeEventListener("abort", abort);
+      } catch {
+        // The run is over either way.
+      }
       worker.terminate();
-      reject(new Exporace("CANCELLED", "runExperimentAsync: aborted by its signal"));
+      settle();
     };
-    signal?.addEventListener("abort", abort, { once: true });
-    const done = () => {
-      signal?.removeEventListener("abort", abort);
-      worker.terminate();
-    };
+    const abort = () => finish(() => reject(cancelled()));
+    try {
+      signal?.addEventListener("abort", abort, { once: true });
+    } catch (e) {
+      finish(() => reject(new Exporace("THREW", \`runExperimentAsync: control.signal.addEventListener threw: \${thrownText(e)}\`)));
+    }
+    if (isAborted(signal)) abort();
     worker.onmessage = ({ progress, report, error }) => {
+      if (settled) return;
       if (progress !== undefined) {
-        onProgress?.(progress);
+        try {
+          onProgress?.(progress);
+        } catch (e) {
+          finish(() => reject(new Exporace("THREW", \`runExperimentAsync: onProgress threw: \${thrownText(e)}; the experiment stopped\`)));
+        }
       } else if (report !== undefined) {
-        done();
-        resolve(report);
+        finish(() => resolve(report));
       } else {
-        done();
-        reject(new Exporace(error.code, error.message));
+        finish(() => reject(new Exporace(error.code, error.message)));
       }
     };
     worker.onerror = (e) => {
-      done();
-      reject(new Exporace("THREW", \`runExperimentAsync: the worker failed: \${e?.message ?? e}\`));
+      finish(() => reject(new Exporace("THREW", \`runExperimentAsync: the worker failed: \${thrownText(e)}\`)));
     };
   });
 }
@@ -104,7 +222,12 @@ const webWorker = `async (data) => {
   const adapter = { terminate: () => w.terminate(), onmessage: null, onerror: null };
   w.onmessage = (m) => adapter.onmessage?.(m.data);
   w.onerror = (e) => adapter.onerror?.(e);
-  w.postMessage(data);
+  try {
+    w.postMessage(data);
+  } catch (e) {
+    w.terminate();
+    throw e;
+  }
   return adapter;
 }`;
 
@@ -117,20 +240,29 @@ const INIT_FIELDS = ["module_or_path", "threads", "threadsModuleOrPath"];
 function initOptions(options) {
   const Exporace = ExporaceErrorClass;
   if (options === undefined) return {};
-  const proto = options !== null && typeof options === "object" ? Object.getPrototypeOf(options) : undefined;
-  if (proto !== Object.prototype && proto !== null) return { module_or_path: options };
-  const unknown = Object.keys(options).find((k) => !INIT_FIELDS.includes(k));
+  // Read once, each field a data property of a plain copy: a getter or a
+  // proxy that throws is a THREW error.
+  let proto, keys, threads, copy;
+  try {
+    proto = options !== null && typeof options === "object" ? Object.getPrototypeOf(options) : undefined;
+    if (proto !== Object.prototype && proto !== null) return { module_or_path: options };
+    keys = Object.keys(options);
+    copy = Object.fromEntries(keys.map((k) => [k, options[k]]));
+    threads = copy.threads;
+  } catch (e) {
+    throw new Exporace("THREW", \`init: reading options threw: \${thrownText(e)}\`);
+  }
+  const unknown = keys.find((k) => !INIT_FIELDS.includes(k));
   if (unknown !== undefined) {
     throw new Exporace("UNKNOWN_FIELD", \`init: options.\${unknown} is not an option (init takes \${INIT_FIELDS.join(", ")})\`);
   }
-  const { threads } = options;
   if (threads !== undefined && typeof threads !== "number") {
     throw new Exporace("BAD_TYPE", \`init: options.threads must be a number, got \${threads === null ? "null" : typeof threads}\`);
   }
   if (threads !== undefined && !(Number.isInteger(threads) && threads >= 1 && threads <= MAX_THREADS)) {
     throw new Exporace("BAD_ARGUMENT", \`init: options.threads must be a whole number from 1 to \${MAX_THREADS}, got \${threads}\`);
   }
-  return options;
+  return copy;
 }
 `;
 // The pool's calls, answered on one thread where there is no pool.
@@ -188,7 +320,7 @@ async function start(options) {
         await threaded.default(at === undefined ? undefined : { module_or_path: at });
         await threaded.initThreadPool(requested);
         raw = threaded;
-${classes.map((n) => `        ${n} = threaded.${n};`).join("\n")}
+${classes.map((n) => `        ${n} = ${n === "WasmArray" ? "guardFreed(threaded.WasmArray)" : `threaded.${n}`};`).join("\n")}
         return { threads: threaded.threadCount(), requested, reason: null };
       } catch (e) {
         reason = \`the threaded build did not start: \${e?.message ?? e}\`;
@@ -234,6 +366,7 @@ export function initSync(module) {
   return single.initSync(module);
 }
 
+guardFreed(single.WasmArray);
 ${esmExports(classes.map((n) => `export let ${n} = single.${n};\n`).join(""))}${asyncRun(webWorker)}export { runExperimentAsync };
 `,
 );
@@ -255,6 +388,7 @@ const ExporaceErrorClass = ExporaceError;
 const WORKER_BASE = import.meta.url;
 
 ${guard}${nodeInit}
+guardFreed(raw.WasmArray);
 ${esmExports(`export const { ${classes.join(", ")} } = raw;\n`)}${asyncRun(nodeWorker)}export { runExperimentAsync };
 /** Checks its options; the module is ready already, on one thread. */
 export default init;
@@ -274,6 +408,7 @@ const raw = require("./exporace.js");
 ${guard}
 const ExporaceErrorClass = require("${boundary}").ExporaceError;
 const WORKER_BASE = require("node:url").pathToFileURL(__filename);
+guardFreed(raw.WasmArray);
 ${nodeInit}
 const guarded = {
 ${wrapped}

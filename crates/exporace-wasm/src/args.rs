@@ -83,8 +83,6 @@ pub trait Element: Copy + Default + crate::arrays::Stored {
     type Array: JsCast;
     /// The array's JavaScript name, for error messages.
     const ARRAY: &'static str;
-    /// The array's length.
-    fn length(a: &Self::Array) -> u32;
     /// Copies the whole array into `dst` (of the same length).
     fn copy_to(a: &Self::Array, dst: &mut [Self]);
     /// Copies `src` (of the same length) over the whole array.
@@ -96,9 +94,6 @@ macro_rules! element {
         impl Element for $t {
             type Array = $array;
             const ARRAY: &'static str = $name;
-            fn length(a: &$array) -> u32 {
-                a.length()
-            }
             fn copy_to(a: &$array, dst: &mut [$t]) {
                 a.copy_to(dst)
             }
@@ -114,10 +109,35 @@ element!(f64, Float64Array, "a Float64Array");
 element!(i32, Int32Array, "an Int32Array");
 element!(u8, Uint8Array, "a Uint8Array");
 
+/// The length of typed array `a` (of type `expected`, "a Float32Array"),
+/// refused when its buffer was detached or when it cannot be read (a `Proxy`
+/// around a typed array), before anything is copied.
+pub fn view_length(
+    a: &JsValue,
+    expected: &str,
+    what: &(impl fmt::Display + ?Sized),
+) -> JsResult<usize> {
+    let n = checked_view_length(a);
+    if n >= 0.0 {
+        Ok(n as usize)
+    } else if n == -1.0 {
+        Err(JsError::new(&format!(
+            "{what}: its ArrayBuffer was detached (transferred) or shrunk, so it holds no values to read"
+        )))
+    } else {
+        Err(JsError::coded(
+            "BAD_TYPE",
+            &format!(
+                "{what} must be {expected}, got an object whose typed-array length cannot be read (a Proxy around one?)"
+            ),
+        ))
+    }
+}
+
 /// Copies a typed array of `E` into wasm memory (the one copy a typed array
 /// needs to reach wasm).
 pub fn copy<E: Element>(a: &E::Array, what: &(impl fmt::Display + ?Sized)) -> JsResult<Vec<E>> {
-    let n = E::length(a) as usize;
+    let n = view_length(a.as_ref(), E::ARRAY, what)?;
     let mut v = reserve::<E>(n, what)?;
     v.resize(n, E::default());
     E::copy_to(a, &mut v);
@@ -305,6 +325,11 @@ fn with_name<R>(name: &'static str, f: impl FnOnce(&JsValue) -> R) -> R {
 
 #[wasm_bindgen(module = "/js/boundary.js")]
 extern "C" {
+    /// The length of a typed array, -1 if its buffer was detached, -2 if
+    /// reading it throws (it catches).
+    #[wasm_bindgen(js_name = viewLength)]
+    fn checked_view_length(v: &JsValue) -> f64;
+
     /// The first own string key of `obj` outside `names` (a JS array of
     /// strings), `undefined` if none, `null` if listing the keys threw.
     /// Compared from wasm, one call per key and name, the check took a
@@ -313,8 +338,9 @@ extern "C" {
     fn unknown_field(obj: &JsValue, names: &JsValue) -> Result<JsValue, JsValue>;
 
     /// `value` (an object) as JSON text, 64-bit integers (bigints) written as
-    /// decimal strings; throws on nesting deeper than `maxDepth` (cycles
-    /// included) and on more than `maxValues` values.
+    /// decimal integers; throws on nesting deeper than `maxDepth` (cycles
+    /// included), on more than `maxValues` values and on values without a
+    /// faithful JSON form, an Error whose `code` (if any) is the package's.
     #[wasm_bindgen(js_name = scenarioText, catch)]
     fn scenario_text(value: &JsValue, max_depth: u32, max_values: u32) -> Result<String, JsValue>;
 }
@@ -327,16 +353,25 @@ pub const MAX_DEPTH: u32 = 100;
 /// further limited to `exporace_study::scenario::MAX_SCENARIO_BYTES`).
 pub const MAX_VALUES: u32 = 1 << 23;
 
-/// A scenario object as JSON text, refused with an error naming `what` when it
-/// nests deeper than [`MAX_DEPTH`] (a cycle does), holds more than
-/// [`MAX_VALUES`] values or cannot be written.
+/// A scenario object as JSON text, refused with an error naming `what` and
+/// the field at fault when it nests deeper than [`MAX_DEPTH`] (a cycle does),
+/// holds more than [`MAX_VALUES`] values (`TOO_LARGE`, from the arrays'
+/// lengths before their entries are read), holds a value JSON cannot write
+/// faithfully (NaN, an infinity, `undefined`, a function, a symbol) or has a
+/// getter that throws (`THREW`). Other refusals are `SCENARIO` errors.
 pub fn json_text(v: &JsValue, what: &str) -> JsResult<String> {
     scenario_text(v, MAX_DEPTH, MAX_VALUES).map_err(|e| {
         let reason = e
             .dyn_ref::<js_sys::Error>()
             .map(|e| String::from(e.message()))
             .unwrap_or_else(|| "it cannot be written as JSON".into());
-        JsError::coded("SCENARIO", &format!("{what}: {reason}"))
+        let code = Reflect::get(&e, &JsValue::from_str("code"))
+            .ok()
+            .and_then(|c| c.as_string())
+            .and_then(|c| crate::error::CODES.iter().find(|&&k| k == c))
+            .copied()
+            .unwrap_or("SCENARIO");
+        JsError::coded(code, &format!("{what}: {reason}"))
     })
 }
 
@@ -404,14 +439,93 @@ pub fn object(v: &JsValue, what: &str, allowed: &'static [&'static str]) -> JsRe
 }
 
 /// Property `name` of object `obj` (`undefined` when absent). A getter that
-/// throws gives an error naming the property.
+/// throws gives a `THREW` error naming the property, with what it threw.
 pub fn field(obj: &JsValue, what: &str, name: &'static str) -> JsResult<JsValue> {
-    with_name(name, |key| Reflect::get(obj, key)).map_err(|_| {
+    with_name(name, |key| Reflect::get(obj, key)).map_err(|e| {
         JsError::coded(
             "THREW",
-            &format!("reading {what}.{name} threw an exception"),
+            &format!(
+                "reading {what}.{name} threw an exception: {}",
+                thrown_message(&e)
+            ),
         )
     })
+}
+
+/// The length of array `list` (named `what`), read through `Reflect`: a
+/// proxy that throws is a `THREW` error.
+pub fn list_length(list: &JsValue, what: &str) -> JsResult<u32> {
+    let n = with_name("length", |key| Reflect::get(list, key)).map_err(|e| {
+        JsError::coded(
+            "THREW",
+            &format!(
+                "reading {what}.length threw an exception: {}",
+                thrown_message(&e)
+            ),
+        )
+    })?;
+    n.as_f64()
+        .filter(|x| x.fract() == 0.0 && (0.0..=f64::from(u32::MAX)).contains(x))
+        .map(|x| x as u32)
+        .ok_or_else(|| wrong_type(what, "an array", list))
+}
+
+/// Entry `i` of array `list` (named `what`), read through `Reflect`: a getter
+/// or a proxy that throws is a `THREW` error naming the index.
+pub fn entry(list: &JsValue, what: &str, i: u32) -> JsResult<JsValue> {
+    Reflect::get_u32(list, i).map_err(|e| {
+        JsError::coded(
+            "THREW",
+            &format!(
+                "reading {what}[{i}] threw an exception: {}",
+                thrown_message(&e)
+            ),
+        )
+    })
+}
+
+/// What a thrown JavaScript value says: its `message` if it has a string
+/// one, else its description. Reading it cannot throw.
+pub fn thrown_message(e: &JsValue) -> String {
+    if let Some(text) = e.as_string() {
+        return text;
+    }
+    e.is_object()
+        .then(|| Reflect::get(e, &JsValue::from_str("message")).ok())
+        .flatten()
+        .and_then(|m| m.as_string())
+        .unwrap_or_else(|| describe(e))
+}
+
+/// Reads the option object `v` (named `what`, fields `names`) into `T`: each
+/// field once, through [`field`], so that a getter that throws is a `THREW`
+/// error; a field that holds an object, a function or a symbol is a
+/// `BAD_TYPE` error (every option is a string, a number or a boolean).
+/// `undefined` fields are absent ones.
+pub fn options_object<T: serde::de::DeserializeOwned>(
+    v: &JsValue,
+    what: &str,
+    names: &'static [&'static str],
+) -> JsResult<T> {
+    object(v, what, names)?;
+    let plain = js_sys::Object::new();
+    for &name in names {
+        let value = field(v, what, name)?;
+        if value.is_undefined() {
+            continue;
+        }
+        if value.is_object() || value.is_function() || value.is_symbol() {
+            return Err(wrong_type(
+                &FieldPath(what, name),
+                "a string, a number or a boolean",
+                &value,
+            ));
+        }
+        with_name(name, |key| Reflect::set(&plain, key, &value))
+            .map_err(|_| JsError::new(&format!("copying {what}.{name}")))?;
+    }
+    serde_wasm_bindgen::from_value(plain.into())
+        .map_err(|e| JsError::new(&format!("{what}: {}", message(e))))
 }
 
 /// Options shared by the race functions.
@@ -428,8 +542,7 @@ pub fn options(v: JsValue) -> JsResult<Options> {
     if v.is_undefined() || v.is_null() {
         return Ok(Options::default());
     }
-    object(&v, "options", &["nanPolicy"])?;
-    serde_wasm_bindgen::from_value(v).map_err(|e| JsError::new(&format!("options: {}", message(e))))
+    options_object(&v, "options", &["nanPolicy"])
 }
 
 /// The message of a serde-wasm-bindgen error, without the `Error: ` prefix of

@@ -405,3 +405,23 @@ pub fn write<E: Element, R>(id: u32, what: &str, f: impl FnOnce(&mut [E]) -> R) 
 pub fn dtype_of(id: u32) -> JsResult<&'static str> {
     with(|r| Ok(r.live.get(&id).ok_or_else(freed)?.dtype()))
 }
+
+/// `v` as a typed array of `E` (or a `WasmArray` of its dtype), copied into
+/// wasm memory, refused as `TOO_LARGE` from its length before anything is
+/// copied when it holds more than `limit` values.
+pub fn array_at_most<E: Element>(v: &JsValue, what: &str, limit: usize) -> JsResult<Vec<E>> {
+    let n = if let Some(a) = v.dyn_ref::<E::Array>() {
+        Some(args::view_length(a.as_ref(), E::ARRAY, what)?)
+    } else if let Some(id) = id_of(v)? {
+        Some(with(|r| Ok(r.live.get(&id).ok_or_else(freed)?.len()))?)
+    } else {
+        None
+    };
+    if let Some(n) = n.filter(|&n| n > limit) {
+        return Err(JsError::coded(
+            "TOO_LARGE",
+            &format!("{what} has {n} values, over the limit of {limit}"),
+        ));
+    }
+    args::array(v, what)
+}

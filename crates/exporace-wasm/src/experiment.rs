@@ -1,9 +1,10 @@
 //! Monte Carlo experiments (`exporace_study::experiment`) against the exact
 //! expectation, reporting their progress to a JavaScript callback after each
 //! chunk of trials. A page runs them in a worker and cancels one by ending
-//! the worker.
+//! the worker; a callback that throws stops the run.
 
 use std::cell::Cell;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use exporace::NanPolicy;
 use exporace_study::experiment::{self, Control, Coupling, Report, Sampler, Setup};
@@ -14,13 +15,25 @@ use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 
 use crate::args::{self, JsResult};
+use crate::arrays;
 use crate::error::JsError;
 use crate::exact::catalogue_entry;
 
 thread_local! {
     /// The progress callback of the running experiment on this thread.
     static PROGRESS: Cell<Option<Function>> = const { Cell::new(None) };
+    /// What the progress callback threw, if it threw: the run stops.
+    static THROWN: Cell<Option<String>> = const { Cell::new(None) };
 }
+
+/// The most target tokens an experiment takes: as many as a scenario object
+/// may hold values ([`args::MAX_VALUES`]). Each trial counts into a vector of
+/// one `u64` per token, so a longer target costs memory that grows with the
+/// trials' chunks, refused from its length before it is copied.
+pub const MAX_TOKENS: usize = args::MAX_VALUES as usize;
+
+/// The fields of `runExperiment`'s options.
+const OPTION_FIELDS: [&str; 4] = ["sampler", "trials", "seed", "nanPolicy"];
 
 /// The options of `runExperiment`.
 #[derive(Deserialize)]
@@ -97,19 +110,25 @@ struct Run<'a>(Setup<'a>);
 impl ModelVisitor for Run<'_> {
     type Output = exporace::Result<Report>;
     fn visit<M: NoiseModel>(self, model: &M) -> Self::Output {
+        let cancel = AtomicBool::new(false);
         let progress = |fraction: f64| {
             // The callback is cloned out of the cell before it is called, so
             // nothing is borrowed while JavaScript runs.
             let callback = PROGRESS.take();
             PROGRESS.set(callback.clone());
-            if let Some(f) = callback {
-                // A throwing callback must not stop the experiment.
-                let _ = f.call1(&JsValue::NULL, &JsValue::from_f64(fraction));
+            if let Some(f) = callback
+                && let Err(e) = f.call1(&JsValue::NULL, &JsValue::from_f64(fraction))
+            {
+                // A throwing callback stops the run: no further chunk starts,
+                // and the call throws what the callback threw.
+                PROGRESS.set(None);
+                THROWN.set(Some(args::thrown_message(&e)));
+                cancel.store(true, Ordering::Relaxed);
             }
         };
         let control = Control {
             progress: Some(&progress),
-            cancel: None,
+            cancel: Some(&cancel),
         };
         experiment::run(model, &self.0, &ExactOptions::default(), &control)
     }
@@ -141,15 +160,7 @@ pub fn run_experiment(
             )));
         }
     };
-    let target = args::array::<f32>(&target, "target")?;
-    let draft = args::optional_array::<f32>(&draft, "draft")?;
-    args::object(
-        &options,
-        "options",
-        &["sampler", "trials", "seed", "nanPolicy"],
-    )?;
-    let o: Options = serde_wasm_bindgen::from_value(options)
-        .map_err(|e| JsError::new(&format!("options: {}", args::message(e))))?;
+    let o: Options = args::options_object(&options, "options", &OPTION_FIELDS)?;
     let sampler = match o.sampler.as_str() {
         "race" => Sampler::Race,
         "recovered" => Sampler::Recovered,
@@ -170,17 +181,41 @@ pub fn run_experiment(
             )))
         }
     };
+    let trials = whole(o.trials, "trials")?;
+    if trials > experiment::MAX_TRIALS {
+        return Err(JsError::coded(
+            "TOO_LARGE",
+            &format!(
+                "options.trials is {trials}, over the limit of {}",
+                experiment::MAX_TRIALS
+            ),
+        ));
+    }
+    let seed = whole(o.seed, "seed")?;
+    let target = arrays::array_at_most::<f32>(&target, "target", MAX_TOKENS)?;
+    let draft = if draft.is_undefined() || draft.is_null() {
+        None
+    } else {
+        Some(arrays::array_at_most::<f32>(&draft, "draft", MAX_TOKENS)?)
+    };
     let setup = Setup {
         target: &target,
         draft: draft.as_deref(),
         sampler,
-        trials: whole(o.trials, "trials")?,
-        seed: whole(o.seed, "seed")?,
+        trials,
+        seed,
         policy: o.nan_policy,
     };
     PROGRESS.set(on_progress);
+    THROWN.set(None);
     let report = entry.visit(None, Run(setup));
     PROGRESS.set(None);
+    if let Some(thrown) = THROWN.take() {
+        return Err(JsError::coded(
+            "THREW",
+            &format!("onProgress threw: {thrown}; the experiment stopped"),
+        ));
+    }
     let report = ReportJs::from(report??);
     serde_wasm_bindgen::to_value(&report)
         .map_err(|e| JsError::new(&format!("converting the result: {}", args::message(e))))

@@ -5,7 +5,6 @@ use wasm_bindgen::prelude::*;
 
 use crate::args::{self, JsResult, with_noise_input};
 use crate::arrays::{self, Input};
-use crate::error::JsError;
 use crate::output::{IntoRaced, Raced};
 
 fn race(form: Form, weights: JsValue, noise: JsValue, opts: JsValue) -> JsResult<JsValue> {
@@ -72,9 +71,7 @@ pub fn race_seeded(
     let opts: SeededOptions = if opts.is_undefined() || opts.is_null() {
         SeededOptions::default()
     } else {
-        args::object(&opts, "options", &["form", "precision", "nanPolicy"])?;
-        serde_wasm_bindgen::from_value(opts)
-            .map_err(|e| JsError::new(&format!("options: {}", args::message(e))))?
+        args::options_object(&opts, "options", &["form", "precision", "nanPolicy"])?
     };
     let (form, policy) = (opts.form, opts.nan_policy);
     arrays::with(|r| {

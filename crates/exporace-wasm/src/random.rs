@@ -58,7 +58,7 @@ fn fill_typed<T: NoiseFloat + Element>(
     what: &str,
     fill: impl FnOnce(&mut [T]),
 ) -> JsResult<()> {
-    let n = T::length(out) as usize;
+    let n = args::view_length(out.as_ref(), T::ARRAY, what)?;
     let mut v = args::reserve::<T>(n, what)?;
     v.resize(n, T::ZERO);
     fill(&mut v);

@@ -168,8 +168,10 @@ fn greedy_arg(v: &JsValue) -> JsResult<Option<Vec<bool>>> {
             args::describe(v)
         )));
     };
-    let mut out = args::reserve::<bool>(list.length() as usize, "inputs.greedy")?;
-    for (i, x) in list.iter().enumerate() {
+    // Grown as entries are read: a sparse array's length reserves nothing.
+    let mut out = Vec::new();
+    for i in 0..args::list_length(list, "inputs.greedy")? {
+        let x = args::entry(list, "inputs.greedy", i)?;
         out.push(x.as_bool().ok_or_else(|| {
             JsError::new(&format!(
                 "inputs.greedy[{i}] must be a boolean, got {}",

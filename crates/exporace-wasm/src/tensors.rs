@@ -68,7 +68,7 @@ fn tensor_arg(v: &JsValue, what: &str) -> JsResult<(Option<String>, Tensor)> {
     } else if let Some(a) = raw.dyn_ref::<Int32Array>() {
         Data::I32(args::copy(a, &format!("{what}.data"))?)
     } else if let Some(a) = raw.dyn_ref::<BigInt64Array>() {
-        let n = a.length() as usize;
+        let n = args::view_length(a, "a BigInt64Array", &format!("{what}.data"))?;
         let mut out = args::reserve::<i64>(n, &format!("{what}.data"))?;
         out.resize(n, 0);
         a.copy_to(&mut out);
@@ -100,9 +100,10 @@ fn tensor_arg(v: &JsValue, what: &str) -> JsResult<(Option<String>, Tensor)> {
                 args::describe(&shape_v)
             ))
         })?;
-        arr.iter()
-            .enumerate()
-            .map(|(i, d)| {
+        let shape_what = format!("{what}.shape");
+        (0..args::list_length(arr, &shape_what)?)
+            .map(|i| {
+                let d = args::entry(arr, &shape_what, i)?;
                 d.as_f64()
                     .filter(|x| x.fract() == 0.0 && *x >= 0.0 && *x <= u32::MAX as f64)
                     .map(|x| x as usize)
@@ -157,7 +158,8 @@ pub fn write_safetensors(tensors: JsValue) -> JsResult<Uint8Array> {
         ))
     })?;
     let mut named: Vec<(String, Tensor)> = Vec::new();
-    for (i, v) in list.iter().enumerate() {
+    for i in 0..args::list_length(list, "tensors")? {
+        let v = args::entry(list, "tensors", i)?;
         let what = format!("tensors[{i}]");
         let (name, t) = tensor_arg(&v, &what)?;
         let name = name.ok_or_else(|| JsError::new(&format!("{what}.name is missing")))?;

@@ -264,3 +264,130 @@ test("errors carry a stable code for their kind", () => {
   assert.equal(code(() => ex.run("{ not json")), "SCENARIO");
   assert.equal(code(() => ex.runExperiment("ideal", f32(1, 1), null, { sampler: "race", trials: 2 ** 53 })), "TOO_LARGE");
 });
+
+/** The ExporaceError a call throws (the test fails if it returns or throws anything else). */
+function refusal(call, label) {
+  try {
+    call();
+  } catch (e) {
+    assert.ok(e instanceof ex.ExporaceError, `${label}: threw ${e}`);
+    assert.ok(codes.includes(e.code), `${label}: code ${e.code} is not declared`);
+    return e;
+  }
+  assert.fail(`${label}: returned instead of throwing`);
+}
+
+test("scenario objects refuse values JSON cannot write, naming the field, where they meant a fresh seed or seeded noise", () => {
+  const expected = json("race_f32.result.json").result.winner.bits;
+  const race = (over) => ({ exporace: 1, op: "race", precision: "f32", seed: 1, weights: [1, 2], ...over });
+  const cases = [
+    [() => ex.run(race({ seed: NaN })), 'field "seed" is NaN'],
+    [() => ex.run(race({ seed: Infinity })), 'field "seed" is Infinity'],
+    [() => ex.run(race({ seed: undefined })), 'field "seed" is undefined'],
+    [() => ex.runText(race({ seed: -Infinity })), 'field "seed" is -Infinity'],
+    [() => ex.run(race({ noise: NaN })), 'field "noise" is NaN'],
+    [() => ex.run(race({ noise: [1, NaN] })), 'field "noise[1]" is NaN'],
+    [() => ex.run(race({ noise: new Float64Array([1, Infinity]) })), 'field "noise[1]" is Infinity'],
+    [() => ex.run(race({ weights: [1, , 2] })), 'field "weights[1]" is undefined (or a hole)'],
+    [() => ex.run(race({ weights: [1, undefined] })), 'field "weights[1]" is undefined'],
+    [() => ex.run(race({ tag: () => 1 })), 'field "tag" is a function'],
+    [() => ex.run(race({ tag: Symbol("t") })), 'field "tag" is a symbol'],
+    [() => ex.noise({ model: "ideal", count: 1, seed: Infinity }), 'noise: field "seed" is Infinity'],
+    [() => ex.noise({ model: "ideal", count: 1, seed: NaN }), 'noise: field "seed" is NaN'],
+    [() => ex.compare({ weights: [1, 0.5], models: ["ideal", "ideal"], seed: NaN }), 'compare: field "seed" is NaN'],
+    [() => ex.compare({ weights: [1, 0.5], models: [{ model: "ideal", precision: undefined }, "ideal"], seed: 1 }), 'field "models[0].precision" is undefined'],
+    [() => ex.deadZone({ weights: [1, -Infinity], model: "ideal" }), 'field "weights[1]" is -Infinity'],
+    [() => ex.overflow({ weights: [1, 0.5], noise: [NaN, 1] }), 'field "noise[0]" is NaN'],
+  ];
+  for (const [call, fragment] of cases) {
+    const e = refusal(call, fragment);
+    assert.equal(e.code, "SCENARIO", fragment);
+    assert.ok(e.message.includes(fragment), `"${e.message}" lacks "${fragment}"`);
+    assert.equal(golden(), expected, `${fragment} left the module broken`);
+  }
+  assert.match(refusal(() => ex.run(race({ seed: NaN })), "advice").message, /write "nan", "inf" or "-inf" as strings/);
+  // A getter that throws inside a scenario: THREW, naming the field.
+  const e = refusal(() => ex.noise({ model: "ideal", count: 1, get seed() { throw new Error("mine"); } }), "getter");
+  assert.equal(e.code, "THREW");
+  assert.match(e.message, /reading field "seed" threw: mine/);
+  // The strings the format takes for non-finite tensor values still work; -0 reaches the reader as -0.
+  assert.equal(ex.run(race({ weights: [1, 2], noise: ["inf", 1] })).result.winner.score, "inf");
+  assert.equal(refusal(() => ex.run(race({ form: "div", weights: [1, 2], noise: [-0, 1] })), "-0").code, "BAD_VALUE");
+  assert.equal(ex.run(race({ form: "div", weights: [1, 2], noise: [0, 1] })).result.winner.score, "inf");
+  assert.equal(golden(), expected);
+});
+
+test("huge arrays in scenario objects are refused from their length, before anything is written", () => {
+  const cases = [
+    () => ex.run({ exporace: 1, op: "race", precision: "f32", weights: new Array(1e8) }),
+    () => ex.runText({ exporace: 1, op: "race", precision: "f32", weights: new Float32Array(2 ** 23 + 1) }),
+    () => ex.compare({ weights: new Array(1e8), models: ["ideal", "ideal"], seed: 1 }),
+    () => ex.deadZone({ weights: new Array(2 ** 23 + 1), model: "ideal" }),
+    () => ex.overflow({ weights: [1], noise: { deeper: [new Array(1e9)] } }),
+  ];
+  for (const [i, call] of cases.entries()) {
+    const t0 = performance.now();
+    const e = refusal(call, `case ${i}`);
+    assert.equal(e.code, "TOO_LARGE", `case ${i}: ${e.message}`);
+    assert.match(e.message, /entries, over the limit of 8388608 values/, `case ${i}`);
+    assert.ok(performance.now() - t0 < 1000, `case ${i} took ${performance.now() - t0} ms`);
+  }
+  assert.equal(golden(), json("race_f32.result.json").result.winner.bits);
+});
+
+test("runExperiment refuses too many trials and too long a target or draft before copying them", () => {
+  const big = new Float32Array(2 ** 23 + 1);
+  const cases = [
+    [() => ex.runExperiment("ideal", big, null, { sampler: "race", trials: 10 }), "target has 8388609 values, over the limit of 8388608"],
+    [() => ex.runExperiment("ideal", f32(1, 1), big, { sampler: "recovered", trials: 10 }), "draft has 8388609 values, over the limit"],
+    [() => ex.runExperiment("ideal", big, null, { sampler: "race", trials: 2 ** 40 }), "options.trials is 1099511627776, over the limit of 4294967296"],
+  ];
+  const held = ex.WasmArray.from(big);
+  cases.push([() => ex.runExperiment("ideal", held, null, { sampler: "race", trials: 10 }), "target has 8388609 values"]);
+  for (const [call, fragment] of cases) {
+    const t0 = performance.now();
+    const e = refusal(call, fragment);
+    assert.equal(e.code, "TOO_LARGE", e.message);
+    assert.ok(e.message.includes(fragment), `"${e.message}" lacks "${fragment}"`);
+    assert.ok(performance.now() - t0 < 1000, `${fragment}: took ${performance.now() - t0} ms`);
+  }
+  held.free();
+  assert.equal(ex.runExperiment("ideal", f32(1, 1), null, { sampler: "race", trials: 10 }).trials, 10);
+});
+
+test("detached and proxied typed arrays, and getters that throw inside options, are ExporaceErrors", () => {
+  const expected = json("race_f32.result.json").result.winner.bits;
+  const detached = (Arr) => {
+    const a = new Arr(4);
+    structuredClone(a.buffer, { transfer: [a.buffer] });
+    return a;
+  };
+  const throwing = (field) => ({ get [field]() { throw new Error("mine"); } });
+  const cases = [
+    [() => ex.raceMul(detached(Float32Array), f64()), "BAD_ARGUMENT", "weights: its ArrayBuffer was detached"],
+    [() => ex.raceMul(f32(1), detached(Float64Array)), "BAD_ARGUMENT", "invQ: its ArrayBuffer was detached"],
+    [() => ex.fillInvQ(1n, "race", 0n, detached(Float32Array)), "BAD_ARGUMENT", "out: its ArrayBuffer was detached"],
+    [() => ex.recoverTokens(batch({ draftTokenIds: detached(Int32Array) }), f64(1, 1)), "BAD_ARGUMENT", "batch.draftTokenIds: its ArrayBuffer was detached"],
+    [() => ex.readNpy("t", detached(Uint8Array)), "BAD_ARGUMENT", "bytes: its ArrayBuffer was detached"],
+    [() => ex.WasmArray.from(detached(Float64Array)), "BAD_ARGUMENT", "array: its ArrayBuffer was detached"],
+    [() => ex.writeNpy({ data: detached(BigInt64Array) }), "BAD_ARGUMENT", "tensor.data: its ArrayBuffer was detached"],
+    [() => ex.raceMul(new Proxy(f32(1, 2, 3), {}), f64(1, 1, 1)), "BAD_TYPE", "weights must be a Float32Array, got an object whose typed-array length cannot be read"],
+    [() => ex.fillQ(1n, "race", 0n, new Proxy(new Float64Array(3), {})), "BAD_TYPE", "out must be a Float64Array"],
+    [() => ex.raceMul(f32(1), f64(1), throwing("nanPolicy")), "THREW", "reading options.nanPolicy threw an exception: mine"],
+    [() => ex.raceSeeded(f32(1), 1n, "race", 0n, throwing("form")), "THREW", "reading options.form threw an exception: mine"],
+    [() => ex.compareOf("ideal", "ideal", f32(1, 0.5), 1, 0, throwing("nanPolicy")), "THREW", "reading options.nanPolicy threw"],
+    [() => ex.runExperiment("ideal", f32(1, 1), null, Object.assign(throwing("trials"), { sampler: "race" })), "THREW", "reading options.trials threw an exception: mine"],
+    [() => ex.raceMul(f32(1), f64(1), { nanPolicy: { toString() { return "reject"; } } }), "BAD_TYPE", "options.nanPolicy must be a string, a number or a boolean, got Object"],
+    [() => ex.writeNpy({ data: f32(1, 2), shape: [1, {}] }), "BAD_ARGUMENT", "tensor.shape[1] must be a whole number"],
+    [() => ex.writeNpy({ data: f32(1, 2), shape: Object.defineProperty([1, 2], 1, { get() { throw new Error("mine"); } }) }), "THREW", "reading tensor.shape[1] threw an exception: mine"],
+    [() => ex.writeSafetensors(Object.defineProperty([], 0, { get() { throw new Error("mine"); }, enumerable: true })), "THREW", "reading tensors[0] threw an exception: mine"],
+  ];
+  for (const [call, code, fragment] of cases) {
+    const e = refusal(call, fragment);
+    assert.equal(e.code, code, `${fragment}: ${e.message}`);
+    assert.ok(e.message.includes(fragment), `"${e.message}" lacks "${fragment}"`);
+    assert.equal(golden(), expected, `${fragment} left the module broken`);
+  }
+  // An empty typed array that was never detached is still an empty argument.
+  assert.equal(refusal(() => ex.raceMul(f32(), f64()), "empty").code, "EMPTY_VOCAB");
+});

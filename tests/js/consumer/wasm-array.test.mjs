@@ -149,3 +149,17 @@ test("a WasmArray of another copy of the module is refused, not read in the wron
   foreign.free();
   own.free();
 });
+
+test("a freed WasmArray's methods say it was freed; a second free() does nothing", () => {
+  const w = ex.WasmArray.from(new Float32Array([1, 2]));
+  w.free();
+  for (const [what, use] of [["view", () => w.view()], ["length", () => w.length], ["dtype", () => w.dtype]]) {
+    assert.throws(use, (e) => e instanceof ex.ExporaceError && e.code === "FREED_ARRAY" && e.message === `WasmArray.${what}: the WasmArray was freed`, what);
+  }
+  assert.equal(w.free(), undefined);
+  assert.throws(() => ex.raceMul(w, new Float64Array(2)), (e) => e.code === "FREED_ARRAY");
+  const fresh = ex.WasmArray.from(new Float32Array([0.25, 0.75]));
+  assert.equal(ex.raceMul(fresh, new Float64Array([1, 1])).winner.token, 1);
+  assert.equal(fresh.length, 2);
+  fresh.free();
+});
