@@ -201,3 +201,23 @@ fn dead_zone_writes_an_infinite_largest_e_as_inf() {
         }
     }
 }
+
+#[test]
+fn a_seed_that_is_not_an_unsigned_integer_is_refused_with_its_value() {
+    for (seed, says) in [
+        ("-0.0", "got -0.0"),
+        ("-1", "got -1"),
+        ("1.5", "got 1.5"),
+        ("1e3", "got 1000.0"),
+        (r#""-1""#, r#"seed "-1" is not an unsigned 64-bit integer"#),
+        (
+            r#""0x1_0000_0000_0000_0000""#,
+            "is not an unsigned 64-bit integer",
+        ),
+    ] {
+        let e = refused(&format!(
+            r#"{{"exporace":1,"op":"race","precision":"f32","seed":{seed},"weights":[1,2]}}"#
+        ));
+        assert!(e.contains(says), "{seed}: {e}");
+    }
+}

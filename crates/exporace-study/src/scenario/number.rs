@@ -117,14 +117,53 @@ pub fn floats<T: NoiseFloat>(what: &str, values: &[Num]) -> Result<Vec<T>> {
 }
 
 /// A seed as written: a JSON integer, or a string (decimal or `0x` hex) for
-/// 64-bit seeds that JavaScript numbers cannot hold exactly.
-#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+/// 64-bit seeds that JavaScript numbers cannot hold exactly. A negative or
+/// fractional number (`-1`, `-0.0`, `1.5`) is refused, naming the value.
+///
+/// ```
+/// use exporace_study::scenario::SeedIn;
+/// assert_eq!(serde_json::from_str::<SeedIn>("7")?, SeedIn::Int(7));
+/// let e = serde_json::from_str::<SeedIn>("-0.0").unwrap_err();
+/// assert!(e.to_string().contains("a seed is an integer in [0, 2^64)"));
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum SeedIn {
     /// A JSON integer.
     Int(u64),
     /// A decimal or `0x` hex string.
     Text(String),
+}
+
+/// Reads a JSON integer or a string, and names what else was given.
+impl<'de> Deserialize<'de> for SeedIn {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> core::result::Result<Self, D::Error> {
+        struct SeedVisitor;
+        impl serde::de::Visitor<'_> for SeedVisitor {
+            type Value = SeedIn;
+            fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.write_str("a seed: an integer in [0, 2^64), or a decimal or 0x string")
+            }
+            fn visit_u64<E>(self, v: u64) -> core::result::Result<SeedIn, E> {
+                Ok(SeedIn::Int(v))
+            }
+            fn visit_i64<E: serde::de::Error>(self, v: i64) -> core::result::Result<SeedIn, E> {
+                u64::try_from(v)
+                    .map(SeedIn::Int)
+                    .map_err(|_| E::custom(format!("a seed is an integer in [0, 2^64); got {v}")))
+            }
+            fn visit_f64<E: serde::de::Error>(self, v: f64) -> core::result::Result<SeedIn, E> {
+                Err(E::custom(format!(
+                    "a seed is an integer in [0, 2^64) written without a fraction or exponent; got {v:?}"
+                )))
+            }
+            fn visit_str<E>(self, v: &str) -> core::result::Result<SeedIn, E> {
+                Ok(SeedIn::Text(v.to_string()))
+            }
+        }
+        d.deserialize_any(SeedVisitor)
+    }
 }
 
 impl SeedIn {
