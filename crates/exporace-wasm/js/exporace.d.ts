@@ -827,8 +827,9 @@ export interface DeadZoneReport extends ReportHeader {
   result: {
     model: ReportModelFacts;
     eMin: number;
-    eMax: number;
-    threshold: number;
+    /** `"inf"` where the model's E can be infinite. */
+    eMax: number | "inf";
+    threshold: number | "inf";
     count: number;
     mass: number;
     tokens: number[];
@@ -930,7 +931,11 @@ export function noise(options: {
   start?: U64;
   address?: "exporace" | "triton" | "mrv2" | "torch_cpu";
   row?: U64;
+  /** The token's position: required with `address: "mrv2"`, refused with
+   * the others; at most `2^63 - 1 - 2^30` (int64 positions, salted by 2^30
+   * for drafts). */
   pos?: U64;
+  /** A draft token's noise (`address: "mrv2"` only). */
   draft?: boolean;
   seed?: U64 | string;
 }): NoiseReport;

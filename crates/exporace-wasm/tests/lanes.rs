@@ -232,8 +232,8 @@ fn fused_equals_unfused<T: NoiseFloat>() {
 
 /// The lane filter's value checks and winners on the target under test (in
 /// wasm, the f64 lanes use SIMD128's signed 64-bit compares): a negative
-/// noise value anywhere is reported, `-0.0` is accepted, and the winner is a
-/// naive argmax of `w * inv_q` with ties to the lowest index.
+/// noise value anywhere is reported, `-0.0` too (`w / -0.0` is `-inf`), and
+/// the winner is a naive argmax of `w * inv_q` with ties to the lowest index.
 fn filter_checks_and_winners<T: NoiseFloat>() {
     let mut x = Xs(0x0DDB_A11C_AFE5_EED5 ^ T::BITS as u64);
     for case in 0..60usize {
@@ -245,6 +245,12 @@ fn filter_checks_and_winners<T: NoiseFloat>() {
         let at = (x.next() % n as u64) as usize;
         if case % 3 == 1 {
             inv_q[at] = T::from_f64(-0.0);
+            let err = race_mul(&w, &inv_q, NanPolicy::Reject).expect_err("-0 noise");
+            assert!(
+                format!("{err}").contains(&format!("negative zero")),
+                "case {case}: {err}"
+            );
+            inv_q[at] = T::from_f64(0.0);
         }
         let got = race_mul(&w, &inv_q, NanPolicy::Reject);
         if case % 3 == 2 {
