@@ -7,17 +7,17 @@
 
 use alloc::vec::Vec;
 
+use crate::arch::common::bounds::{INF, SCALE};
+use crate::arch::common::group_span::look_span;
+use crate::arch::common::recip::{RECIP_HIGH, RECIP_LOW};
+use crate::arch::common::sizes::{GROUP, LANES};
+use crate::arch::common::weight::residual;
 use crate::arch::generic;
 use crate::arch::{
     PART, div_keys, flipped_exp_lanes, group_keys, next_clearing, uniforms16, uniforms16_f64_fill,
     words16,
 };
 use crate::float::NoiseFloat;
-use crate::kernel::group_span::look_span;
-use crate::kernel::hints::{INF, SCALE};
-use crate::kernel::recip::{RECIP_HIGH, RECIP_LOW};
-use crate::kernel::sizes::{GROUP, LANES};
-use crate::kernel::weights::residual;
 use crate::noise::flipped_exp;
 use crate::philox::philox4x32_10;
 
@@ -424,7 +424,7 @@ fn flipped_exp_lanes_equal_the_scalar_transform() {
 /// top score, just above and below it, `+0.0` and `+inf`.
 #[test]
 fn next_loud_passes_no_token_above_the_bar() {
-    use crate::kernel::seeded_steps::Steps;
+    use crate::arch::common::seeded_steps::Steps;
     use crate::noise::exp1;
     use crate::stream::Stream;
     let mut next = stream();

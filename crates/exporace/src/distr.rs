@@ -20,9 +20,9 @@ use core::marker::PhantomData;
 use rand::distr::Distribution;
 use rand::{Rng, SeedableRng, TryRng};
 
+use crate::arch::common::seeded_steps::MARGIN;
 use crate::error::{Error, Result};
 use crate::float::NoiseFloat;
-use crate::kernel::seeded_steps::MARGIN;
 use crate::noise::{self, Stream};
 use crate::policy::NanPolicy;
 use crate::standings::{Form, RaceResult, Standings};

@@ -20,7 +20,7 @@ pub enum NanPolicy {
     /// A NaN never wins, as vLLM's CPU C++ kernel (strict `>` from a start below
     /// every score). A row with only NaN scores gives token 0.
     NanNeverWins,
-    /// A NaN score is an error ([`crate::Error::NanScore`]).
+    /// A NaN score is an error (`Error::NanScore`).
     Reject,
 }
 

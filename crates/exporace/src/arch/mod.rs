@@ -1,6 +1,8 @@
 //! The instruction-set steps of the kernels, one folder per instruction
 //! set, and the one choice among them.
 //!
+//! - `common`: what the steps and the kernels share (sizes, weights,
+//!   bounds, the drivers over a set's steps), importing nothing above it;
 //! - `generic`: plain Rust lanes, every step (always compiled);
 //! - `x86_64::avx2`: 256-bit registers (builds with `avx2`, not AVX-512);
 //! - `x86_64::avx512`: 512-bit registers (builds with `avx512f`,
@@ -13,6 +15,7 @@
 //! the build's target features: a build runs one instruction set, and each
 //! of its steps gives the generic step's bits (`crate::arch_tests`).
 
+pub(crate) mod common;
 #[allow(
     dead_code,
     unused_imports,

@@ -7,8 +7,8 @@ use core::ops::Range;
 
 use super::lanes;
 use super::scan::Scan;
-use super::sizes::{BLOCK, LANES};
 use super::weights::Weights;
+use crate::arch::common::sizes::{BLOCK, LANES};
 use crate::float::NoiseFloat;
 use crate::policy::NanPolicy;
 use crate::standings::{Form, Standings};

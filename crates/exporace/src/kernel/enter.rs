@@ -5,8 +5,9 @@
 use core::ops::Range;
 
 use super::scan::Scan;
-use super::sizes::LANES;
-use super::weights::{Weights, residual};
+use super::weights::Weights;
+use crate::arch::common::sizes::LANES;
+use crate::arch::common::weight::residual;
 use crate::arch::{SEARCH_CLEARING, next_clearing};
 use crate::float::NoiseFloat;
 use crate::standings::Standings;

@@ -19,12 +19,13 @@
 
 use super::block::blocks;
 use super::enter::{below_every_score, enter_clearing};
-use super::hints::{INF, hint_of, second_key};
-use super::recip::RECIP_ERROR;
+use super::hints::{hint_of, second_key};
 use super::scan::Scan;
-use super::sizes::SPAN;
 use super::span_key::span_key;
 use super::weights::Weights;
+use crate::arch::common::bounds::INF;
+use crate::arch::common::recip::RECIP_ERROR;
+use crate::arch::common::sizes::SPAN;
 use crate::float::NoiseFloat;
 use crate::policy::NanPolicy;
 use crate::standings::Form;
@@ -135,7 +136,7 @@ pub(crate) fn scan_hinted<T: NoiseFloat, const RECIP: bool>(
 /// NaN score has a NaN key, and a score with its sign bit set a key with
 /// it: both odd, so never skipped.
 ///
-/// [`recip`]: super::recip::recip
+/// [`recip`]: crate::arch::common::recip::recip
 pub(crate) fn div_hint_of(second: Option<u32>) -> Option<(u32, f32)> {
     /// `2^-100`, and `7/8`, exact in f64.
     const SMALLEST: f64 = f64::from_bits((1023 - 100) << 52);

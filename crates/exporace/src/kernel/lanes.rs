@@ -6,10 +6,11 @@
 //! build enables: SSE2 or AVX2 / AVX-512 natively, SIMD128 in wasm. Plain Rust
 //! arrays need no `unsafe` and no dependency, and build for `wasm32v1-none`.
 
-use super::each_lane::each_lane;
-use super::sizes::{BLOCK, LANES};
-use super::weights::{Weights, plain, residual, valid_inputs};
+use super::weights::Weights;
 use crate::arch::QUICK_FIRST;
+use crate::arch::common::each_lane::each_lane;
+use crate::arch::common::sizes::{BLOCK, LANES};
+use crate::arch::common::weight::{plain, residual, valid_inputs};
 use crate::float::NoiseFloat;
 use crate::policy::NanPolicy;
 use crate::standings::Form;

@@ -17,34 +17,23 @@
 //! their value checks to the rare row where something looked wrong.
 //!
 //! The files here are the drivers, written once; the steps that differ by
-//! instruction set are `crate::arch`'s, which chooses them.
+//! instruction set are `crate::arch`'s, which chooses them, and what both
+//! share (sizes, weights, bounds, the drivers over an instruction set's
+//! steps) is `arch::common`'s.
 
 pub(crate) mod block;
-pub(crate) mod each_lane;
 #[cfg(feature = "alloc")]
 pub(crate) mod enter;
-#[cfg(feature = "alloc")]
-#[allow(
-    dead_code,
-    reason = "the driver of the instruction sets with registers of their own"
-)]
-pub(crate) mod group_chunk;
-#[cfg(feature = "alloc")]
-pub(crate) mod group_span;
 #[cfg(feature = "alloc")]
 pub(crate) mod hinted;
 #[cfg(feature = "alloc")]
 pub(crate) mod hints;
 pub(crate) mod lanes;
-#[cfg(feature = "alloc")]
-pub(crate) mod recip;
 pub(crate) mod row;
 pub(crate) mod scan;
 pub(crate) mod seeded;
-pub(crate) mod seeded_steps;
 #[cfg(feature = "alloc")]
 pub(crate) mod shared;
-pub(crate) mod sizes;
 #[cfg(feature = "alloc")]
 pub(crate) mod span_key;
 pub(crate) mod split;

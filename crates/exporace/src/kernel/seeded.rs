@@ -20,9 +20,9 @@
 use core::sync::atomic::{AtomicU64, Ordering};
 
 use super::scan::Scan;
-use super::seeded_steps::Steps;
-use super::sizes::LANES;
 use super::split::{Cost, split_fine};
+use crate::arch::common::seeded_steps::Steps;
+use crate::arch::common::sizes::LANES;
 use crate::arch::next_loud;
 use crate::error::Result;
 use crate::float::NoiseFloat;
@@ -228,9 +228,9 @@ mod tests {
     use alloc::vec::Vec;
 
     use super::*;
+    use crate::arch::common::seeded_steps::word_scale;
     use crate::arch::generic::philox::top_words16;
     use crate::arch::generic::seeded::next_loud_words;
-    use crate::kernel::seeded_steps::word_scale;
     use crate::kernel::weights::Weights;
     use crate::race::scalar;
     use crate::test_inputs::{Mix, key as bits};

@@ -16,12 +16,14 @@ use core::ops::Range;
 
 use super::block::blocks;
 use super::enter::{below_every_score, enter_clearing};
-use super::hints::{INF, hint_of, second_keys};
+use super::hints::{hint_of, second_keys};
 use super::row::scan;
 use super::scan::Scan;
-use super::sizes::GROUP;
 use super::split::{Cost, split};
-use super::weights::{WEIGHT_LIMIT, Weights};
+use super::weights::Weights;
+use crate::arch::common::bounds::INF;
+use crate::arch::common::sizes::GROUP;
+use crate::arch::common::weight::WEIGHT_LIMIT;
 use crate::arch::{PART, group_keys};
 use crate::float::NoiseFloat;
 use crate::policy::NanPolicy;
@@ -175,7 +177,7 @@ fn first_reaching(keys: &[[u32; GROUP]], least: [u32; GROUP]) -> Option<usize> {
 }
 
 /// The group pass over every part of a chunk: each part's keys (each
-/// row's largest score bits, as `kernel::group_span` defines them; [`ODD`]
+/// row's largest score bits, as `arch::common::group_span` defines them; [`ODD`]
 /// for all rows where the rows are of mixed kinds, whose exact scans then
 /// check their own values) and whether the chunk is clean (every weight
 /// input kept below `WEIGHT_LIMIT`). The pass is the instruction set's

@@ -2,7 +2,8 @@
 //! (`hinted`): the lane loop of the row's kind, or the instruction set's
 //! keys of `w / q` (`crate::arch`).
 
-use super::weights::{Weights, plain, residual};
+use super::weights::Weights;
+use crate::arch::common::weight::{plain, residual};
 use crate::arch::{div_keys, generic::span_keys::span_keys};
 use crate::float::NoiseFloat;
 use crate::standings::Form;
@@ -20,7 +21,7 @@ use crate::standings::Form;
 /// with f64 noise it is `w * upper(q)` in f32, the group pass's bound
 /// (`hints::upper`, whose hints `hint_of` takes). For `w / q` with
 /// `RECIP` the scores are `w * recip(q)` (`recip::recip`, no division; f64 noise
-/// rounded to f32 first), within [`RECIP_ERROR`](super::recip::RECIP_ERROR) of `w / q` where every
+/// rounded to f32 first), within [`RECIP_ERROR`](crate::arch::common::recip::RECIP_ERROR) of `w / q` where every
 /// noise value of the span lies in `recip::recip`'s range, and the span is odd
 /// (`u32::MAX`) where one does not; `hinted::div_hint_of` takes hints from
 /// such keys. Without `RECIP` they are the race's own scores, `w / q`, for

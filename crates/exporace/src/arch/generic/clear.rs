@@ -3,9 +3,9 @@
 //! instruction set's search is faster than their own lane pass
 //! (`crate::arch::SEARCH_CLEARING`).
 
+use crate::arch::common::sizes::LANES;
+use crate::arch::common::weight::residual;
 use crate::float::NoiseFloat;
-use crate::kernel::sizes::LANES;
-use crate::kernel::weights::residual;
 
 /// The first step of [`LANES`] tokens, from token `from` on in steps of
 /// [`LANES`], where a token's score is above `bar` (`p * q`, or with

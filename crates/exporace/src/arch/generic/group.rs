@@ -1,11 +1,11 @@
 //! The group pass's steps on plain Rust lanes, one span at a time
-//! (`kernel::group_span`): LLVM vectorises them for SSE2 and AVX2.
+//! (`arch::common::group_span`): LLVM vectorises them for SSE2 and AVX2.
 
 use alloc::vec::Vec;
 
+use crate::arch::common::group_span::{self, SpanSteps, zip_steps};
+use crate::arch::common::sizes::{GROUP, LANES, SPAN};
 use crate::float::NoiseFloat;
-use crate::kernel::group_span::{self, SpanSteps, zip_steps};
-use crate::kernel::sizes::{GROUP, LANES, SPAN};
 
 /// Tokens per key: one per span, where the pass takes a call per span
 /// (parts of 256 tokens inside the call executed 1.4x the instructions).

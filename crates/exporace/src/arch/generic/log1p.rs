@@ -1,7 +1,7 @@
 //! The noise transform `E = -ln_1p(-u)` on lanes, for the uniforms of the
 //! fills.
 //!
-//! Per token, [`crate::noise::flipped_exp`] calls the `libm` crate's `log1p`
+//! Per token, `noise::flipped_exp` calls the `libm` crate's `log1p`
 //! (a port of musl's, itself FreeBSD's `s_log1p.c`): branchy scalar code
 //! with two divisions, most of the cost of a fill. Here the same operations,
 //! with the same constants and in the same order (no fused multiply-add:
@@ -28,7 +28,7 @@ pub(crate) const LG5: f64 = f64::from_bits(0x3fc7_4664_96cb_03de);
 pub(crate) const LG6: f64 = f64::from_bits(0x3fc3_9a09_d078_c69f);
 pub(crate) const LG7: f64 = f64::from_bits(0x3fc2_f112_df3e_5244);
 
-/// `-ln_1p(-u)` of every lane, as [`crate::noise::flipped_exp`] gives it
+/// `-ln_1p(-u)` of every lane, as `noise::flipped_exp` gives it
 /// for `u` in the fills' domain (see the module docs).
 #[inline(always)]
 pub(crate) fn flipped_exp_lanes<const N: usize>(u: &[f64; N]) -> [f64; N] {

@@ -38,7 +38,7 @@ pub(crate) const JOB_PS: u64 = 5_000_000;
 pub(crate) const QUICK_FIRST: bool = false;
 
 /// Whether the span keys of `w / q` are taken without a division (the
-/// bit-level reciprocal, `kernel::recip`): a division of 16 f32 lanes
+/// bit-level reciprocal, `arch::common::recip`): a division of 16 f32 lanes
 /// takes about 10 cycles on Intel's cores.
 pub(crate) const RECIP: bool = true;
 

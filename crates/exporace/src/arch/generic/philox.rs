@@ -17,9 +17,7 @@ use crate::philox::first_words;
 const GROUP: usize = 4;
 
 /// The 53-bit uniforms of the `N` counters `(first + l, c[0], c[1], c[2])`
-/// (`first + l` wrapping), as [`uniform53`] gives each.
-///
-/// [`uniform53`]: crate::noise::uniform53
+/// (`first + l` wrapping), as `noise::uniform53` gives each.
 #[inline(always)]
 pub(crate) fn uniforms<const N: usize>(first: usize, c: [u32; 3], key: [u32; 2]) -> [f64; N] {
     let mut u = [0.0; N];
@@ -89,9 +87,7 @@ pub(crate) fn top_words16(first: u32, c1: u32, c2: u32, c3: u32, key: [u32; 2]) 
 /// scalar registers. The low 52 bits are the fraction of a number in
 /// `[1, 2)`, less 1 (exact: `k 2^-52`); bit 52 adds 1.0 (exact: the sum is
 /// on the same grid, below 2); halving is exact. So the value is
-/// `bits 2^-53`, the rounding-free product of [`uniform53`].
-///
-/// [`uniform53`]: crate::noise::uniform53
+/// `bits 2^-53`, the rounding-free product of `noise::uniform53`.
 #[inline(always)]
 pub(crate) fn unit53(w0: u32, w1: u32) -> f64 {
     const ONE: u64 = 0x3ff0_0000_0000_0000;

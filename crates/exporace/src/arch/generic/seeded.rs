@@ -5,8 +5,8 @@
 //! the standings (the bound of `kernel::seeded`).
 
 use super::philox::uniforms16;
-use crate::kernel::seeded_steps::{MARGIN, Steps};
-use crate::kernel::sizes::LANES;
+use crate::arch::common::seeded_steps::{MARGIN, Steps};
+use crate::arch::common::sizes::LANES;
 
 /// The first step of `steps` from step `from` on where a token may enter
 /// the standings with the bar `bar`, on the generic Philox lanes

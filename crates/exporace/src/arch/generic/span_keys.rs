@@ -2,12 +2,12 @@
 //! for the build's registers, and the keys of `w / q` for plain weights
 //! ([`div_keys`]).
 
+use crate::arch::common::bounds::upper;
+use crate::arch::common::each_lane::each_lane;
+use crate::arch::common::recip::{RECIP_HIGH, RECIP_LOW, recip};
+use crate::arch::common::sizes::LANES;
+use crate::arch::common::weight::{plain, valid_inputs};
 use crate::float::NoiseFloat;
-use crate::kernel::each_lane::each_lane;
-use crate::kernel::hints::upper;
-use crate::kernel::recip::{RECIP_HIGH, RECIP_LOW, recip};
-use crate::kernel::sizes::LANES;
-use crate::kernel::weights::{plain, valid_inputs};
 
 /// `(key, valid)` of plain weights `p` against `noise` (equal lengths)
 /// for `w / q` with the reciprocal keys: [`span_keys`] without `SIGNED`

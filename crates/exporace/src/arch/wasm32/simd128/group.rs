@@ -1,4 +1,4 @@
-//! The group pass's steps (`kernel::group_span`) with WebAssembly's 128-bit
+//! The group pass's steps (`arch::common::group_span`) with WebAssembly's 128-bit
 //! SIMD, four tokens (one vector per row) a step.
 //!
 //! Left to LLVM, the plain steps of 16 tokens keep the four rows' score
@@ -25,9 +25,9 @@ use core::arch::wasm32::{
 
 use alloc::vec::Vec;
 
+use crate::arch::common::group_span::{self, SpanSteps, zip_steps};
+use crate::arch::common::sizes::{GROUP, LANES, SPAN};
 use crate::float::NoiseFloat;
-use crate::kernel::group_span::{self, SpanSteps, zip_steps};
-use crate::kernel::sizes::{GROUP, LANES, SPAN};
 
 /// Tokens per key: one per span.
 pub(crate) const PART: usize = SPAN;

@@ -30,7 +30,7 @@ const NEAR: f64 = f64::from_bits(0x3fd2_bec5 << 32);
 /// `2^52`: `2^52 + n` is exact for integers `n` below `2^52`.
 const TWO_52: f64 = f64::from_bits((1023 + 52) << 52);
 
-/// `-ln_1p(-u)` of every lane, as [`crate::noise::flipped_exp`] gives it
+/// `-ln_1p(-u)` of every lane, as `noise::flipped_exp` gives it
 /// for `u` in the fills' domain; an odd `N` goes to the generic lanes.
 #[inline(always)]
 pub(crate) fn flipped_exp_lanes<const N: usize>(u: &[f64; N]) -> [f64; N] {

@@ -23,10 +23,8 @@ use crate::arch::generic::philox::unit53;
 use crate::philox::{MUL_A, MUL_B, WEYL_0, WEYL_1};
 
 /// The uniforms of the 16 counters `(first + l, c1, c2, c3)` (`first + l`
-/// wrapping), as [`uniform53`] gives each: four groups of four through
+/// wrapping), as `noise::uniform53` gives each: four groups of four through
 /// [`first_words`], where LLVM leaves the generic lanes scalar.
-///
-/// [`uniform53`]: crate::noise::uniform53
 #[inline(always)]
 pub(crate) fn uniforms16(first: u32, c1: u32, c2: u32, c3: u32, key: [u32; 2]) -> [f64; 16] {
     let mut u = [0.0; 16];

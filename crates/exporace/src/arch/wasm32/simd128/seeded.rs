@@ -6,9 +6,9 @@
 //! alone.
 
 use super::philox::{top_words16, uniforms16};
+use crate::arch::common::seeded_steps::{Steps, word_scale};
+use crate::arch::common::sizes::LANES;
 use crate::arch::generic::seeded::{next_loud_with, next_loud_words};
-use crate::kernel::seeded_steps::{Steps, word_scale};
-use crate::kernel::sizes::LANES;
 
 /// The first step of `steps` from step `from` on where a token may enter
 /// the standings with the bar `bar`; `tops` takes each lane's largest

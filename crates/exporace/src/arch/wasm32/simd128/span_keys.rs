@@ -18,9 +18,9 @@ use core::arch::wasm32::{
 };
 
 use super::group::lanes_max;
+use crate::arch::common::recip::{RECIP_HIGH, RECIP_LOW, RECIP_MAGIC, recip};
+use crate::arch::common::weight::WEIGHT_LIMIT;
 use crate::float::NoiseFloat;
-use crate::kernel::recip::{RECIP_HIGH, RECIP_LOW, RECIP_MAGIC, recip};
-use crate::kernel::weights::WEIGHT_LIMIT;
 
 /// `(key, valid)` of weights `p` against f64 noise `noise` (equal lengths),
 /// as the generic `span_keys::div_keys` gives them: the largest bits of `w * recip(q)`, the noise rounded to f32

@@ -1,4 +1,4 @@
-//! The steps of the group pass over a chunk (`kernel::group_chunk`) on
+//! The steps of the group pass over a chunk (`arch::common::group_chunk`) on
 //! 256-bit registers, for builds that enable `avx2` without AVX-512: 8
 //! tokens a step, a key per quarter span, full steps aligned to 32 bytes.
 //! Left to LLVM, the plain lanes run one call per span, with its slices'
@@ -20,10 +20,10 @@ use core::arch::x86_64::{
 
 use alloc::vec::Vec;
 
+use crate::arch::common::bounds::SCALE;
+use crate::arch::common::group_chunk::{self, GroupLanes};
+use crate::arch::common::sizes::{GROUP, SPAN};
 use crate::float::NoiseFloat;
-use crate::kernel::group_chunk::{self, GroupLanes};
-use crate::kernel::hints::SCALE;
-use crate::kernel::sizes::{GROUP, SPAN};
 
 /// Tokens per key of the group pass on AVX2 : each row's
 /// exact scan visits the parts whose key reaches its hint, so a finer key
@@ -94,7 +94,7 @@ impl GroupLanes for Lanes {
     }
 }
 
-/// The group pass over a chunk on 256-bit registers (`kernel::group_chunk`).
+/// The group pass over a chunk on 256-bit registers (`arch::common::group_chunk`).
 #[inline]
 pub(crate) fn group_keys<T: NoiseFloat, const NOISE_CHECK: bool>(
     p: [&[f32]; GROUP],
@@ -215,7 +215,7 @@ unsafe fn step<const WIDE: bool, const NOISE_CHECK: bool, const MASKED: bool>(
             step_inputs = _mm256_max_epu32(step_inputs, row);
             // `vmaxps` gives its second operand where the first is NaN or
             // either zero: `r` where `r > 0`, else `+0.0`, as
-            // `kernel::weights::residual`.
+            // `arch::common::weight::residual`.
             _mm256_max_ps(_mm256_sub_ps(pk, dk), zero)
         };
         *score = _mm256_max_epu32(*score, _mm256_castps_si256(_mm256_mul_ps(w, n)));

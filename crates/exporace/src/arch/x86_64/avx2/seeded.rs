@@ -34,9 +34,9 @@ use core::arch::x86_64::{
 use core::hint::black_box;
 use core::mem::MaybeUninit;
 
+use crate::arch::common::seeded_steps::{Steps, word_scale};
+use crate::arch::common::sizes::LANES;
 use crate::arch::generic::seeded::next_loud as next_loud_lanes;
-use crate::kernel::seeded_steps::{Steps, word_scale};
-use crate::kernel::sizes::LANES;
 use crate::philox::{MUL_A, MUL_B, WEYL_0, WEYL_1};
 
 /// The first step of `steps` from step `from` on where a token may enter

@@ -1,6 +1,6 @@
 //! The exact scans' search on 512-bit registers, for builds that enable
 //! `avx512f`: the next step of [`LANES`] tokens where a score `w * q`
-//! clears a bar, for [`enter_clearing`] with plain or residual weights and
+//! clears a bar, for `kernel::enter::enter_clearing` with plain or residual weights and
 //! f32 or f64 noise.
 //!
 //! Left to LLVM, the search's step (the scores on lanes, one compare with
@@ -8,12 +8,10 @@
 //! joined them to compare, a dozen instructions for 16 tokens; here it is a
 //! load, a multiply and a compare into a mask (f64 noise: two of each). The
 //! scores are the scalar ones, bit for bit (IEEE products, and `vmaxps` for
-//! the residual as `kernel::weights::residual`), so a step is found exactly where one
+//! the residual as `arch::common::weight::residual`), so a step is found exactly where one
 //! of its tokens clears the bar, and the caller enters its tokens one by
 //! one. Calling the intrinsics and the unaligned loads from the slices'
 //! pointers are `unsafe`.
-//!
-//! [`enter_clearing`]: crate::kernel::enter::enter_clearing
 
 #![allow(unsafe_code)]
 
@@ -24,8 +22,8 @@ use core::arch::x86_64::{
     _mm512_sub_ps,
 };
 
+use crate::arch::common::sizes::LANES;
 use crate::float::NoiseFloat;
-use crate::kernel::sizes::LANES;
 
 /// The first step of [`LANES`] tokens, from token `from` on in steps of
 /// [`LANES`], where a token's score is above `bar` (`p * q`, or with
@@ -91,7 +89,7 @@ unsafe fn search<const WIDE: bool, const RESIDUAL: bool>(
             if RESIDUAL {
                 // `vmaxps` gives its second operand where the first is NaN
                 // or either zero: `r` where `r > 0`, else `+0.0`, as
-                // `kernel::weights::residual`.
+                // `arch::common::weight::residual`.
                 w = _mm512_max_ps(_mm512_sub_ps(w, _mm512_loadu_ps(d.add(i))), zero);
             }
             if WIDE {

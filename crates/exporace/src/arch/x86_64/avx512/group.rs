@@ -1,4 +1,4 @@
-//! The steps of the group pass over a chunk (`kernel::group_chunk`) on
+//! The steps of the group pass over a chunk (`arch::common::group_chunk`) on
 //! 512-bit registers: 16 tokens a step, one key per span, full steps
 //! aligned to a cache line. Left to LLVM, the plain lanes run on 256-bit
 //! registers even where AVX-512 is enabled. f64 noise is narrowed by
@@ -18,10 +18,10 @@ use core::arch::x86_64::{
 
 use alloc::vec::Vec;
 
+use crate::arch::common::bounds::SCALE;
+use crate::arch::common::group_chunk::{self, GroupLanes};
+use crate::arch::common::sizes::{GROUP, LANES, SPAN};
 use crate::float::NoiseFloat;
-use crate::kernel::group_chunk::{self, GroupLanes};
-use crate::kernel::hints::SCALE;
-use crate::kernel::sizes::{GROUP, LANES, SPAN};
 
 /// Tokens per key: one per span.
 pub(crate) const PART: usize = SPAN;
@@ -83,7 +83,7 @@ impl GroupLanes for Lanes {
     }
 }
 
-/// The group pass over a chunk on 512-bit registers (`kernel::group_chunk`).
+/// The group pass over a chunk on 512-bit registers (`arch::common::group_chunk`).
 #[inline]
 pub(crate) fn group_keys<T: NoiseFloat, const NOISE_CHECK: bool>(
     p: [&[f32]; GROUP],
@@ -205,7 +205,7 @@ unsafe fn step<const WIDE: bool, const NOISE_CHECK: bool, const MASKED: bool>(
             step_inputs = _mm512_max_epu32(step_inputs, row);
             // `vmaxps` gives its second operand where the first is NaN or
             // either zero: `r` where `r > 0`, else `+0.0`, as
-            // `kernel::weights::residual`.
+            // `arch::common::weight::residual`.
             _mm512_max_ps(_mm512_sub_ps(pk, dk), zero)
         };
         *score = _mm512_max_epu32(*score, _mm512_castps_si512(_mm512_mul_ps(w, n)));

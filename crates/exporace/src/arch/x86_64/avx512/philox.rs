@@ -73,9 +73,7 @@ macro_rules! philox {
 /// The uniforms of the 16 counters `(first + l, c1, c2, c3)` (`first + l`
 /// wrapping): element `l` is `(w0 << 32 | w1) >> 11` times 2^-53 for
 /// `[w0, w1, ..] = philox4x32_10([first + l, c1, c2, c3], key)`, as
-/// [`uniform53`] gives it (both steps are exact).
-///
-/// [`uniform53`]: crate::noise::uniform53
+/// `noise::uniform53` gives it (both steps are exact).
 #[inline(always)]
 pub(crate) fn uniforms16(first: u32, c1: u32, c2: u32, c3: u32, key: [u32; 2]) -> [f64; 16] {
     let mut out = [0.0; 16];

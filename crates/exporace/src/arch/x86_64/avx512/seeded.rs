@@ -26,8 +26,8 @@ use core::arch::x86_64::{
 };
 
 use super::philox::{rounds16, unit53};
-use crate::kernel::seeded_steps::{MARGIN, Steps};
-use crate::kernel::sizes::LANES;
+use crate::arch::common::seeded_steps::{MARGIN, Steps};
+use crate::arch::common::sizes::LANES;
 
 /// The first step of `steps` from step `from` on where a token may enter
 /// the standings with the bar `bar`: a lane whose uniform is not above 0

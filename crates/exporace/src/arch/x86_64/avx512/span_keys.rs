@@ -15,10 +15,10 @@ use core::arch::x86_64::{
     _mm512_sub_epi32,
 };
 
+use crate::arch::common::recip::{RECIP_HIGH, RECIP_LOW, RECIP_MAGIC, recip};
+use crate::arch::common::sizes::LANES;
+use crate::arch::common::weight::WEIGHT_LIMIT;
 use crate::float::NoiseFloat;
-use crate::kernel::recip::{RECIP_HIGH, RECIP_LOW, RECIP_MAGIC, recip};
-use crate::kernel::sizes::LANES;
-use crate::kernel::weights::WEIGHT_LIMIT;
 
 /// The largest bits over tokens `0..len`: of the weights, of the noise less
 /// [`RECIP_LOW`] (wrapping), and of the scores `w * recip(q)` (`recip`'s

@@ -22,11 +22,11 @@
 use alloc::vec::Vec;
 use core::ops::Range;
 
-use super::hints::upper;
+use super::bounds::upper;
 #[cfg(doc)]
-use super::hints::{INF, lower_bar, score_floor};
+use super::bounds::{INF, lower_bar, score_floor};
 use super::sizes::{GROUP, LANES, SPAN};
-use super::weights::{plain, residual};
+use super::weight::{plain, residual};
 use crate::float::NoiseFloat;
 
 /// One instruction set's steps of a span.
@@ -122,7 +122,7 @@ pub(crate) fn look_span<S: SpanSteps, T: NoiseFloat, const NOISE_CHECK: bool>(
 ///   NaN), so a row's key below [`INF`] means valid weights. Two maxima per
 ///   lane instead of two per row.
 ///
-/// Odd spans go through each row's own [`block`](super::block::block) scan and its
+/// Odd spans go through each row's own `kernel::block::block` scan and its
 /// full checks.
 #[inline(always)]
 fn lanes<S: SpanSteps, T: NoiseFloat, const NOISE_CHECK: bool>(

@@ -16,7 +16,7 @@
 //! read as `+0.0` (a score and an input of bits 0, which no maximum keeps).
 //! The loads from the slices' pointers and the steps are `unsafe`.
 //!
-//! [`upper`]: super::hints::upper
+//! [`upper`]: super::bounds::upper
 
 #![allow(unsafe_code)]
 

@@ -1,0 +1,12 @@
+//! The lane kernels against the scalar reference, bit for bit, over random
+//! rows with planted ties, NaN, infinities, zeros and invalid values: one
+//! file for each part of the kernels.
+
+mod bounds;
+mod clean;
+mod hinted;
+mod lanes;
+mod rows;
+mod shared;
+#[cfg(feature = "parallel")]
+mod threads;
