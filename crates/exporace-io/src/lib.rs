@@ -22,6 +22,7 @@
 //! ```
 
 mod dump;
+mod dump_fixture;
 mod error;
 pub mod fixture;
 mod limited_read;

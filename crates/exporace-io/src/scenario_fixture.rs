@@ -1,7 +1,7 @@
 //! Regression fixtures from a scenario: the scenario with its seed pinned,
 //! its answer under each noise precision and NaN policy the operation reads,
 //! and, for `race`, `recover` and `rejection`, its tensors as `.npy` files
-//! (through the dump fixture of [`crate::fixture`]). The format is documented
+//! (through the dump fixture of `fixture`). The format is documented
 //! in `docs/fixtures.md`.
 
 use std::path::Path;
@@ -11,8 +11,8 @@ use exporace_study::scenario::{self, Inputs, Op, SpecInputs};
 use serde_json::{Map, Value, json};
 
 use crate::dump::Dump;
+use crate::dump_fixture::{FORMAT_VERSION, MANIFEST, write_fixture};
 use crate::error::{IoError, Result};
-use crate::fixture::{FORMAT_VERSION, MANIFEST, write_fixture};
 use crate::npy::write_npy_file;
 use crate::tensor::{DType, Data, Tensor};
 
@@ -161,7 +161,7 @@ fn write_race(dir: &Path, scenario: &Value) -> Result<Value> {
 /// and returns its manifest. A scenario without a seed gets one drawn from
 /// entropy and written into `scenario.json`, so the fixture replays exactly.
 ///
-/// No example: it writes files; `exporace fixture` calls it and replays what it wrote with [`crate::fixture::check_fixture`].
+/// No example: it writes files; `exporace fixture` calls it and replays what it wrote with `fixture::check_fixture`.
 pub fn write_scenario_fixture(dir: &Path, source: &str, text: &str) -> Result<Value> {
     let parsed = scenario::parse(text)?;
     let Value::Object(mut pinned) = parsed else {
