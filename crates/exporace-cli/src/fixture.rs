@@ -24,7 +24,7 @@ pub struct FixtureArgs {
 
 /// Writes the fixture, checks it by replaying it, and returns a summary.
 pub fn run(a: &FixtureArgs) -> Result<String, String> {
-    let text = crate::read_input(&a.scenario)?;
+    let text = crate::input::read_input(&a.scenario)?;
     let source = a
         .source
         .clone()

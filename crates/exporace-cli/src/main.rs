@@ -17,6 +17,7 @@ use clap::{Parser, Subcommand};
 mod audit;
 mod experiment;
 mod fixture;
+mod input;
 mod models;
 mod progress;
 mod replay;
@@ -48,27 +49,6 @@ enum Command {
     Replay(replay::ReplayArgs),
 }
 
-/// The scenario text of `path`, or of stdin for `-`, refused as soon as it
-/// passes the scenario reader's limit (a pipe or `/dev/zero` is never held
-/// in memory whole).
-fn read_input(path: &std::path::Path) -> Result<String, String> {
-    let limit = exporace_study::scenario::MAX_SCENARIO_BYTES as u64;
-    let bytes = if path.as_os_str() == "-" {
-        exporace_io::read_stream("stdin", std::io::stdin().lock(), limit, 0)
-    } else {
-        exporace_io::read_limited(path, limit, limit)
-    }
-    .map_err(|e| e.to_string())?;
-    String::from_utf8(bytes).map_err(|e| {
-        let name = if path.as_os_str() == "-" {
-            "stdin".to_string()
-        } else {
-            path.display().to_string()
-        };
-        format!("{name}: not UTF-8 text ({e})")
-    })
-}
-
 /// Writes the answer to stdout. A closed pipe (`exporace models | head -1`)
 /// ends the program quietly; any other failure (`>/dev/full`) is one line on
 /// stderr and exit status 1.
@@ -87,7 +67,7 @@ fn print(out: &str) -> ExitCode {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match &cli.command {
-        Command::Run { scenario } => read_input(scenario)
+        Command::Run { scenario } => input::read_input(scenario)
             .and_then(|text| exporace_study::scenario::run(&text).map_err(|e| e.to_string())),
         Command::Models => models::table(),
         Command::Experiment(args) => experiment::run(args),

@@ -10,7 +10,7 @@ use exporace_study::win_probability::{
 use exporace_viz::{CurveChart, Series, curves_svg};
 use serde_json::json;
 
-use super::{Output, find_models, num};
+use super::common::{Output, find_models, num};
 
 /// `exporace experiment gap-sweep` options.
 #[derive(Args, Debug)]

@@ -9,8 +9,8 @@ use exporace_study::win_probability::ideal_tail_mass;
 use exporace_viz::curves_svg;
 use serde_json::json;
 
+use super::common::{Output, check_trials, find_models, monte_carlo, num, resolve_seed, sci};
 use super::gap_sweep::{chart, gaps, tail_mass};
-use super::{Output, check_trials, find_models, monte_carlo, num, resolve_seed, sci};
 
 /// The most tail tokens a run may race (2^24: the weights and the per-token
 /// counts then take about 200 MB).

@@ -9,7 +9,7 @@ use exporace_study::experiment::{Coupling, Report, Sampler, Setup};
 use exporace_viz::{BarChart, BarSeries, bars_svg};
 use serde_json::json;
 
-use super::{Output, check_trials, find_models, monte_carlo, num, resolve_seed};
+use super::common::{Output, check_trials, find_models, monte_carlo, num, resolve_seed};
 
 /// `exporace experiment shared-noise` options.
 #[derive(Args, Debug)]
