@@ -412,7 +412,7 @@ impl TryRng for Mt19937 {
 
     /// Two consecutive outputs, the first in the low half (as `rand_core`
     /// does). PyTorch's 64-bit draw puts the first in the high half instead:
-    /// see [`crate::torch_replay::TorchCpuGenerator::next_u64`].
+    /// see `TorchCpuGenerator::next_u64`.
     fn try_next_u64(&mut self) -> Result<u64, Infallible> {
         utils::next_u64_via_u32(self)
     }
