@@ -49,7 +49,7 @@ impl GroupProbability {
 
 /// Exact win probabilities of every group under one model.
 ///
-/// No example: a plain record of a result; [`win_probabilities`] shows one.
+/// No example: a plain record of a result; `win_probabilities` shows one.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "scenario", derive(serde::Serialize))]
 pub struct WinProbabilities {

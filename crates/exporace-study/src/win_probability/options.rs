@@ -4,7 +4,7 @@ use exporace::{Error, Result};
 
 /// How hard to work.
 ///
-/// No example: two limits with defaults (tolerance 1e-12, 4096 points); [`win_probabilities`] uses them.
+/// No example: two limits with defaults (tolerance 1e-12, 4096 points); `win_probabilities` uses them.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ExactOptions {
     /// Stop refining a group once its brackets add up to at most this.
