@@ -31,6 +31,7 @@ extern crate std;
 #[cfg(feature = "std")]
 pub mod experiment;
 pub mod forensics;
+pub mod hashed_sample;
 pub mod libdevice;
 pub mod models;
 #[cfg(feature = "scenario")]

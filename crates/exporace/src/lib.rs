@@ -57,6 +57,7 @@ pub mod distr;
 mod error;
 mod float;
 mod kernel;
+pub mod murmur3;
 pub mod noise;
 pub mod philox;
 mod policy;
@@ -67,6 +68,7 @@ mod recover;
 mod rejection;
 pub mod seed;
 mod spec;
+pub mod splitmix64;
 mod standings;
 mod stream;
 #[cfg(test)]

@@ -4,6 +4,7 @@
 use super::gumbel::{TritonClassic, TritonFlipped, U64Classic, U64Flipped};
 use super::ideal::Ideal;
 use super::model::{ModelFacts, NoiseModel};
+use super::murmur::{SglangMurmur, VllmMurmur32, VllmMurmur64};
 use super::torch_cpu::TorchCpu;
 use super::torch_cuda::{TorchCpuCompiled, TorchCuda};
 use exporace::Precision;
@@ -30,6 +31,10 @@ pub enum Recipe {
     U64Flipped,
     /// [`U64Classic`].
     U64Classic,
+    /// [`VllmMurmur32`] at f32, [`VllmMurmur64`] at f64.
+    VllmMurmur,
+    /// [`SglangMurmur`] (f64 only).
+    Sglang,
 }
 
 /// Something to do with a model whose type is chosen at run time.
@@ -60,7 +65,10 @@ impl Recipe {
             (Recipe::U64Flipped, F64) => visitor.visit(&U64Flipped::<f64>::new()),
             (Recipe::U64Classic, F32) => visitor.visit(&U64Classic::<f32>::new()),
             (Recipe::U64Classic, F64) => visitor.visit(&U64Classic::<f64>::new()),
-            (recipe @ Recipe::TorchCpuCompiled, precision) => {
+            (Recipe::VllmMurmur, F32) => visitor.visit(&VllmMurmur32),
+            (Recipe::VllmMurmur, F64) => visitor.visit(&VllmMurmur64),
+            (Recipe::Sglang, F64) => visitor.visit(&SglangMurmur),
+            (recipe @ (Recipe::TorchCpuCompiled | Recipe::Sglang), precision) => {
                 return Err(Error::ModelPrecision {
                     recipe: recipe.name(),
                     precision,
@@ -80,6 +88,8 @@ impl Recipe {
             Recipe::TritonFlipped => "triton-flipped",
             Recipe::U64Flipped => "u64-flipped",
             Recipe::U64Classic => "u64-classic",
+            Recipe::VllmMurmur => "vllm-0.33",
+            Recipe::Sglang => "sglang-0.5",
         }
     }
 }
@@ -123,7 +133,7 @@ impl ModelVisitor for Facts {
 }
 
 /// Every named model.
-pub const CATALOGUE: [CatalogueEntry; 9] = [
+pub const CATALOGUE: [CatalogueEntry; 12] = [
     CatalogueEntry {
         name: "ideal",
         recipe: Recipe::Ideal,
@@ -167,6 +177,21 @@ pub const CATALOGUE: [CatalogueEntry; 9] = [
     CatalogueEntry {
         name: "u64-f64-classic",
         recipe: Recipe::U64Classic,
+        precision: Precision::F64,
+    },
+    CatalogueEntry {
+        name: "vllm-0.33-f32",
+        recipe: Recipe::VllmMurmur,
+        precision: Precision::F32,
+    },
+    CatalogueEntry {
+        name: "vllm-0.33-f64",
+        recipe: Recipe::VllmMurmur,
+        precision: Precision::F64,
+    },
+    CatalogueEntry {
+        name: "sglang-0.5",
+        recipe: Recipe::Sglang,
         precision: Precision::F64,
     },
 ];

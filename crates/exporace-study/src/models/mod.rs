@@ -38,6 +38,7 @@ mod ideal;
 pub(crate) mod lattice;
 mod model;
 mod mrv2;
+mod murmur;
 mod race;
 mod torch_cpu;
 mod torch_cuda;
@@ -49,6 +50,10 @@ pub use gumbel::{TritonClassic, TritonFlipped, U64Classic, U64Flipped};
 pub use ideal::Ideal;
 pub use model::{Branch, Draw, ModelFacts, NoiseKind, NoiseModel};
 pub use mrv2::{MRV2_DRAFT_SALT, MRV2_MAX_POS, check_mrv2_pos, mrv2_key, mrv2_uniform};
+pub use murmur::{
+    SglangMurmur, VLLM_DRAFT_SALT, VllmMurmur32, VllmMurmur64, sglang_noise, vllm_log1p_neg_stable,
+    vllm_random53, vllm_uniform32, vllm_uniform64,
+};
 pub use race::{InvQBounds, fill_model_inv_q, race_model};
 pub(crate) use race::{LANES, LaneWords, for_each_token, lane_words, race_words};
 pub use torch_cpu::TorchCpu;

@@ -149,6 +149,21 @@ pub trait NoiseModel: Sync + Send {
         self.draw_triton(key as u64, token as u64)
     }
 
+    /// The draw an engine that hashes its addresses (vLLM from 0.31, SGLang)
+    /// makes for vocab index `token` at position `pos` of a request seeded
+    /// `seed` (a draft token's noise when `draft`); `None` for recipes that
+    /// draw from Philox.
+    fn draw_hashed(
+        &self,
+        seed: u64,
+        pos: u64,
+        token: u32,
+        draft: bool,
+    ) -> Option<Draw<Self::Float>> {
+        let _ = (seed, pos, token, draft);
+        None
+    }
+
     /// Fills `out` with `inv_q` for tokens `0..out.len()` of one row.
     fn fill_inv_q(&self, seed: u64, row: u64, out: &mut [Self::Float]) {
         for (token, slot) in out.iter_mut().enumerate() {

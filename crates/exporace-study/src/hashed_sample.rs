@@ -1,0 +1,148 @@
+//! The samplers of the engines that hash their noise addresses, replayed id
+//! for id: vLLM Model Runner V2's `gumbel_sample` (0.31 on) and SGLang's
+//! `multinomial_with_seed`. Each adds the recipe's Gumbel noise
+//! ([`crate::models::VllmMurmur32`], [`crate::models::VllmMurmur64`],
+//! [`crate::models::SglangMurmur`]) to the logits and takes the engine's
+//! argmax, with its tie rule.
+
+use crate::models::{NoiseModel, SglangMurmur, VllmMurmur32, VllmMurmur64};
+use exporace::{Error, Result};
+
+/// vLLM's block of tokens per program (`BLOCK_SIZE = 1024`): the argmax
+/// takes the first maximum of each block, then the first block whose
+/// maximum is largest (`local_max.argmax`).
+pub const VLLM_BLOCK: usize = 1024;
+
+/// One row of vLLM's `gumbel_sample`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct VllmRow<'a> {
+    /// The row's logits, fp32, one per vocab index.
+    pub logits: &'a [f32],
+    /// The request's seed (the int64's bits).
+    pub seed: u64,
+    /// The token's position.
+    pub pos: u64,
+    /// The request's temperature; 0 is greedy (no noise).
+    pub temperature: f32,
+    /// A draft token (position salted by 2^30).
+    pub draft: bool,
+    /// `use_fp64`: fp64 noise and sums.
+    pub fp64: bool,
+}
+
+/// The first index of the largest value (a NaN counts as the largest, as
+/// `torch.argmax` and Triton's `tl.max` treat it).
+fn first_max<T: PartialOrd + Copy>(values: impl Iterator<Item = T>) -> Option<(usize, T)> {
+    let mut best: Option<(usize, T)> = None;
+    for (i, v) in values.enumerate() {
+        let nan = v.partial_cmp(&v).is_none();
+        match best {
+            None => best = Some((i, v)),
+            Some((_, b)) if b.partial_cmp(&b).is_none() => {}
+            Some((_, b)) if nan || v > b => best = Some((i, v)),
+            _ => {}
+        }
+    }
+    best
+}
+
+/// The id vLLM's `gumbel_sample` picks for `row`: `logits / temperature`
+/// in fp32 (correctly rounded), widened to fp64 under `fp64`, plus the
+/// recipe's noise at (seed, pos, token), first maximum per block of 1024,
+/// then the first block with the largest maximum. Temperature 0 is the plain
+/// argmax of the logits.
+///
+/// ```
+/// use exporace_study::hashed_sample::{VllmRow, vllm_gumbel_sample};
+/// // A dominant logit wins whatever the noise (G < 23).
+/// let mut logits = vec![0.0f32; 3000];
+/// logits[2500] = 100.0;
+/// let row = VllmRow { logits: &logits, seed: 7, pos: 3, temperature: 1.0, draft: false, fp64: false };
+/// assert_eq!(vllm_gumbel_sample(&row)?, 2500);
+/// # Ok::<(), exporace::Error>(())
+/// ```
+pub fn vllm_gumbel_sample(row: &VllmRow<'_>) -> Result<usize> {
+    exporace::validate::vocab(row.logits.len())?;
+    if !(row.temperature >= 0.0 && row.temperature.is_finite()) {
+        return Err(Error::BadArgument {
+            name: "temperature",
+            value: exporace::ArgValue::Float(row.temperature as f64),
+            rule: "it must be a finite number of at least 0",
+        });
+    }
+    crate::models::check_mrv2_pos(row.pos)?;
+    if row.logits.len() > u32::MAX as usize {
+        return Err(Error::TooLarge {
+            what: "vocabulary size (tokens are hashed as 32-bit ids)",
+            size: row.logits.len() as u64,
+            limit: u32::MAX as u64,
+        });
+    }
+    let t = row.temperature;
+    let scaled = |l: f32| if t != 0.0 { l / t } else { l };
+    let blocks = row.logits.chunks(VLLM_BLOCK).enumerate().map(|(b, block)| {
+        let first = b * VLLM_BLOCK;
+        let token = |i: usize| (first + i) as u32;
+        let (i, v) = if row.fp64 {
+            first_max(block.iter().enumerate().map(|(i, &l)| {
+                let g = if t != 0.0 {
+                    VllmMurmur64
+                        .draw_hashed(row.seed, row.pos, token(i), row.draft)
+                        .map_or(0.0, |d| d.value)
+                } else {
+                    0.0
+                };
+                scaled(l) as f64 + g
+            }))
+            .expect("a block is never empty")
+        } else {
+            let (i, v) = first_max(block.iter().enumerate().map(|(i, &l)| {
+                let g = if t != 0.0 {
+                    VllmMurmur32
+                        .draw_hashed(row.seed, row.pos, token(i), row.draft)
+                        .map_or(0.0, |d| d.value)
+                } else {
+                    0.0
+                };
+                scaled(l) + g
+            }))
+            .expect("a block is never empty");
+            (i, v as f64)
+        };
+        (first + i, v)
+    });
+    let maxima: alloc::vec::Vec<(usize, f64)> = blocks.collect();
+    let (b, _) = first_max(maxima.iter().map(|&(_, v)| v)).expect("at least one block");
+    Ok(maxima[b].0)
+}
+
+/// The id SGLang's `multinomial_with_seed` picks for one row: the fp64
+/// log-probabilities plus SGLang's noise at (seed, position, token), first
+/// maximum (`torch.argmax`). The position is hashed by its low 32 bits, as
+/// SGLang casts it.
+///
+/// ```
+/// use exporace_study::hashed_sample::sglang_sample;
+/// let mut logprobs = vec![-30.0f64; 100];
+/// logprobs[42] = 0.0;
+/// assert_eq!(sglang_sample(&logprobs, 5, 9)?, 42);
+/// # Ok::<(), exporace::Error>(())
+/// ```
+pub fn sglang_sample(logprobs: &[f64], seed: u64, pos: u64) -> Result<usize> {
+    exporace::validate::vocab(logprobs.len())?;
+    if logprobs.len() > u32::MAX as usize {
+        return Err(Error::TooLarge {
+            what: "vocabulary size (tokens are hashed as 32-bit ids)",
+            size: logprobs.len() as u64,
+            limit: u32::MAX as u64,
+        });
+    }
+    let (i, _) = first_max(logprobs.iter().enumerate().map(|(t, &l)| {
+        let g = SglangMurmur
+            .draw_hashed(seed, pos, t as u32, false)
+            .map_or(0.0, |d| d.value);
+        l + g
+    }))
+    .expect("the vocabulary is not empty");
+    Ok(i)
+}

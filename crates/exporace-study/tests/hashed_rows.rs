@@ -1,0 +1,184 @@
+//! The Murmur3 recipes against real GPU output, bit for bit: vLLM 0.33.0's
+//! Model Runner V2 (`gumbel.py` from the wheel: hash, fp32 and fp64
+//! uniforms and Gumbel values for target and draft tokens, and the ids of
+//! its own `gumbel_sample`) and SGLang 0.5.23 (`murmur_hash32`, its eager
+//! noise and the ids of `multinomial_with_seed` under `torch.compile`).
+//!
+//! `fixtures/engines_2026_12_hashed_rows.npz` holds a subset of the rows
+//! (the first 192 tokens of each row and each row's 12 smallest and largest
+//! hashes), cut from `shared/fixtures/engines-2026-12/gpu_rows_vllm_sglang.npz`
+//! (made on an NVIDIA H100; its README says how). Where that file is beside
+//! the checkout, as for every developer and CI, every row and id of it is
+//! checked too.
+
+#[path = "common/npz.rs"]
+mod npz;
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use exporace_study::hashed_sample::{VllmRow, sglang_sample, vllm_gumbel_sample};
+use exporace_study::models::{NoiseModel, SglangMurmur, VllmMurmur32, VllmMurmur64};
+
+type Arrays = BTreeMap<String, npz::Array>;
+
+fn subset() -> Arrays {
+    npz::read(include_bytes!("fixtures/engines_2026_12_hashed_rows.npz"))
+}
+
+/// The engines' full file, where it is beside the checkout.
+fn full() -> Option<Arrays> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/fixtures/engines-2026-12/gpu_rows_vllm_sglang.npz");
+    std::fs::read(path).ok().map(|b| npz::read(&b))
+}
+
+/// Every vLLM noise row: the hash, u32, g32, u64, g64 of each token, target
+/// and draft; the number of values compared.
+fn vllm_rows(a: &Arrays) -> usize {
+    let seeds = a["vllm033/seeds"].u64s();
+    let pos = a["vllm033/pos"].u64s();
+    let mut compared = 0;
+    for (kind, draft) in [("target", false), ("draft", true)] {
+        let get = |name: &str| a[&format!("vllm033/{kind}/{name}")].u64s();
+        let (hash, u32s, g32, u64s, g64) =
+            (get("hash"), get("u32"), get("g32"), get("u64"), get("g64"));
+        let v = a[&format!("vllm033/{kind}/hash")].shape[1];
+        let tokens: Vec<u64> = match a.get(&format!("vllm033/{kind}/tokens")) {
+            Some(t) => t.u64s(),
+            None => (0..v as u64).collect(),
+        };
+        for r in 0..seeds.len() {
+            for (j, &token) in tokens.iter().enumerate() {
+                let at = r * v + j;
+                let what = format!("{kind} row {r} token {token}");
+                let salted = if draft { pos[r] + (1 << 30) } else { pos[r] };
+                let h = exporace::murmur3::hash32(seeds[r], salted, token as u32, 0);
+                assert_eq!(h as u64, hash[at], "{what}: hash");
+                let d32 = VllmMurmur32
+                    .draw_hashed(seeds[r], pos[r], token as u32, draft)
+                    .unwrap();
+                assert_eq!(
+                    (d32.uniform as f32).to_bits() as u64,
+                    u32s[at],
+                    "{what}: u32"
+                );
+                assert_eq!(
+                    d32.value.to_bits() as u64,
+                    g32[at],
+                    "{what}: g32 {}",
+                    d32.value
+                );
+                let d64 = VllmMurmur64
+                    .draw_hashed(seeds[r], pos[r], token as u32, draft)
+                    .unwrap();
+                assert_eq!(d64.uniform.to_bits(), u64s[at], "{what}: u64");
+                assert_eq!(d64.value.to_bits(), g64[at], "{what}: g64 {}", d64.value);
+                compared += 5;
+            }
+        }
+    }
+    compared
+}
+
+/// SGLang's hash and eager noise; the number of values compared.
+fn sglang_rows(a: &Arrays) -> usize {
+    let seeds = a["sglang/m8192/seeds"].u64s();
+    let pos = a["sglang/m8192/positions"].u64s();
+    let hash = a["sglang/m8192/hash"].u64s();
+    let noise = a["sglang/m8192/noise_eager"].u64s();
+    let v = a["sglang/m8192/hash"].shape[1];
+    let tokens: Vec<u64> = match a.get("sglang/m8192/tokens") {
+        Some(t) => t.u64s(),
+        None => (0..v as u64).collect(),
+    };
+    let mut compared = 0;
+    for r in 0..seeds.len() {
+        for (j, &token) in tokens.iter().enumerate() {
+            let at = r * v + j;
+            // SGLang casts the position to uint32.
+            let h = exporace::murmur3::hash32(seeds[r], pos[r] & 0xFFFF_FFFF, token as u32, 0);
+            assert_eq!(h as u64, hash[at], "row {r} token {token}: hash");
+            let d = SglangMurmur
+                .draw_hashed(seeds[r], pos[r], token as u32, false)
+                .unwrap();
+            assert_eq!(
+                d.value.to_bits(),
+                noise[at],
+                "row {r} token {token}: noise {}",
+                d.value
+            );
+            compared += 2;
+        }
+    }
+    compared
+}
+
+/// The ids of vLLM's own `gumbel_sample` and SGLang's compiled
+/// `multinomial_with_seed`; the number of ids compared.
+fn ids(a: &Arrays) -> usize {
+    let mut compared = 0;
+    for v in ["V8192", "V152064"] {
+        let logits = a[&format!("vllm033_argmax/{v}/logits")].f32s();
+        let width = a[&format!("vllm033_argmax/{v}/logits")].shape[1];
+        let seeds = a[&format!("vllm033_argmax/{v}/seeds")].u64s();
+        let pos = a[&format!("vllm033_argmax/{v}/pos")].u64s();
+        for (t, temperature) in [("t1.0", 1.0f32), ("t0.7", 0.7)] {
+            for (kind, draft) in [("target", false), ("draft", true)] {
+                for (p, fp64) in [("f32", false), ("f64", true)] {
+                    let want = a[&format!("vllm033_argmax/{v}/{t}/{kind}/{p}")].u64s();
+                    for (r, &id) in want.iter().enumerate() {
+                        let row = VllmRow {
+                            logits: &logits[r * width..(r + 1) * width],
+                            seed: seeds[r],
+                            pos: pos[r],
+                            temperature,
+                            draft,
+                            fp64,
+                        };
+                        let got = vllm_gumbel_sample(&row).unwrap();
+                        assert_eq!(got as u64, id, "{v} {t} {kind} {p} row {r}");
+                        compared += 1;
+                    }
+                }
+            }
+        }
+    }
+    for m in ["m8192", "m151936"] {
+        let logprobs = a[&format!("sglang/{m}/logprobs")].f64s();
+        let width = a[&format!("sglang/{m}/logprobs")].shape[1];
+        let seeds = a[&format!("sglang/{m}/seeds")].u64s();
+        let pos = a[&format!("sglang/{m}/positions")].u64s();
+        let want = a[&format!("sglang/{m}/ids_compiled")].u64s();
+        for (r, &id) in want.iter().enumerate() {
+            let got =
+                sglang_sample(&logprobs[r * width..(r + 1) * width], seeds[r], pos[r]).unwrap();
+            assert_eq!(got as u64, id, "sglang {m} row {r}");
+            compared += 1;
+        }
+    }
+    compared
+}
+
+#[test]
+fn committed_rows_match_the_gpu_bit_for_bit() {
+    let a = subset();
+    let tokens = |kind: &str| a[&format!("vllm033/{kind}/tokens")].shape[0];
+    // 5 rows, 5 values a token, target and draft tokens.
+    assert_eq!(vllm_rows(&a), 5 * 5 * (tokens("target") + tokens("draft")));
+    assert_eq!(sglang_rows(&a), 6 * 192 * 2);
+}
+
+#[test]
+fn every_row_and_id_of_the_engines_file_matches() {
+    let Some(a) = full() else {
+        eprintln!(
+            "shared/fixtures/engines-2026-12 is not beside this checkout: the committed rows stand alone"
+        );
+        return;
+    };
+    let values = vllm_rows(&a);
+    assert_eq!(values, 2 * 5 * 8192 * 5);
+    assert_eq!(sglang_rows(&a), 6 * 8192 * 2);
+    assert_eq!(ids(&a), 2 * 2 * 2 * (8 + 4) + 6 + 3);
+}
