@@ -247,7 +247,7 @@ fn filter_checks_and_winners<T: NoiseFloat>() {
             inv_q[at] = T::from_f64(-0.0);
             let err = race_mul(&w, &inv_q, NanPolicy::Reject).expect_err("-0 noise");
             assert!(
-                format!("{err}").contains(&format!("negative zero")),
+                format!("{err}").contains("negative zero"),
                 "case {case}: {err}"
             );
             inv_q[at] = T::from_f64(0.0);
