@@ -145,13 +145,19 @@ fn mrv2_positions_that_would_wrap_or_are_missing_are_refused() {
         draw(r#","pos":1073741823,"draft":false"#)
     );
     let e = refused(&noise(""));
-    assert!(e.contains(r#"address mrv2 needs "pos""#), "{e}");
+    assert!(e.contains(r#"addresses mrv2 and hashed need "pos""#), "{e}");
     // A position given to another address would be ignored: refused.
     let e = refused(r#"{"exporace":1,"op":"noise","model":"ideal","seed":1,"count":1,"pos":3}"#);
-    assert!(e.contains(r#"they need "address": "mrv2""#), "{e}");
+    assert!(
+        e.contains(r#"they need "address": "mrv2" or "hashed""#),
+        "{e}"
+    );
     let e =
         refused(r#"{"exporace":1,"op":"noise","model":"ideal","seed":1,"count":1,"draft":true}"#);
-    assert!(e.contains(r#"they need "address": "mrv2""#), "{e}");
+    assert!(
+        e.contains(r#"they need "address": "mrv2" or "hashed""#),
+        "{e}"
+    );
 }
 
 #[test]
@@ -220,4 +226,27 @@ fn a_seed_that_is_not_an_unsigned_integer_is_refused_with_its_value() {
         ));
         assert!(e.contains(says), "{seed}: {e}");
     }
+}
+
+#[test]
+fn the_hashed_address_replays_the_murmur_models_and_refuses_the_rest() {
+    let noise = |model: &str, extra: &str| {
+        format!(
+            r#"{{"exporace":1,"op":"noise","model":"{model}","seed":42,"count":2,"address":"hashed","pos":3{extra}}}"#
+        )
+    };
+    // vLLM 0.33's fp32 draw for (42, 3, token 0) is its own hash's.
+    let v = answer(&noise("vllm-0.33-f32", ""));
+    let h = exporace::murmur3::hash32(42, 3, 0, 0);
+    assert_eq!(v["result"]["draws"][0]["raw"], h.to_string());
+    let v = answer(&noise("vllm-0.33-f32", r#","draft":true"#));
+    let h = exporace::murmur3::hash32(42, 3 + (1 << 30), 0, 0);
+    assert_eq!(v["result"]["draws"][0]["raw"], h.to_string());
+    assert!(run(&noise("sglang-0.5", "")).is_ok());
+    let e = refused(&noise("sglang-0.5", r#","draft":true"#));
+    assert!(e.contains("sglang-0.5 has no draft noise"), "{e}");
+    let e = refused(&noise("triton-flipped", ""));
+    assert!(e.contains("not triton-flipped"), "{e}");
+    let e = refused(&noise("vllm-0.33-f64", r#","pos":1"#));
+    assert!(e.contains(r#"key "pos" appears twice"#), "{e}");
 }

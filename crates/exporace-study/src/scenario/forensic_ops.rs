@@ -280,6 +280,9 @@ pub enum Address {
     /// torch CPU eager: `torch.manual_seed(seed)` with `start` 32-bit values
     /// already consumed, then `count` draws of `exponential_` (model `torch-cpu` only).
     TorchCpu,
+    /// The engine's own hash of (seed, pos, token): vLLM from 0.31 (salted
+    /// for drafts) and SGLang (the Murmur3 models only).
+    Hashed,
 }
 
 /// A `noise` body.
@@ -329,14 +332,28 @@ impl ModelVisitor for NoiseVisit<'_> {
             Address::TorchCpu => Some(TorchCpuGenerator::at_offset(self.seed, b.start)),
             _ => None,
         };
+        let pos = b.pos.unwrap_or(0);
+        if b.address == Address::Hashed && m.draw_hashed(self.seed, pos, 0, b.draft).is_none() {
+            return Err(Error::Scenario(alloc::format!(
+                "noise: address hashed replays an engine's Murmur3 hash and needs a model that \
+                 draws from it (vllm-0.33-f32, vllm-0.33-f64, sglang-0.5{}), not {}",
+                if b.draft {
+                    "; sglang-0.5 has no draft noise"
+                } else {
+                    ""
+                },
+                m.facts().name
+            )));
+        }
         let draws = (b.start..b.start.saturating_add(b.count))
             .map(|i| {
                 let d = match (b.address, torch.as_mut()) {
                     (Address::TorchCpu, Some(g)) => m.transform(g.next_u64() & ((1 << 53) - 1)),
                     (Address::Triton, _) => m.draw_triton(self.seed, i),
-                    (Address::Mrv2, _) => {
-                        m.draw_mrv2(self.seed, b.pos.unwrap_or(0), b.draft, i as u32)
-                    }
+                    (Address::Mrv2, _) => m.draw_mrv2(self.seed, pos, b.draft, i as u32),
+                    (Address::Hashed, _) => m
+                        .draw_hashed(self.seed, pos, i as u32, b.draft)
+                        .expect("checked above"),
                     _ => m.draw(self.seed, b.row, i as u32),
                 };
                 DrawOut::of(i, &d)
@@ -365,17 +382,22 @@ pub fn noise(b: &NoiseBody, seed: u64) -> Result<ForensicResult> {
             b.count
         )));
     }
-    if b.address == Address::Mrv2 {
+    if matches!(b.address, Address::Mrv2 | Address::Hashed) {
         let pos = b.pos.ok_or_else(|| {
-            Error::Scenario("noise: address mrv2 needs \"pos\", the token's position".into())
+            Error::Scenario(
+                "noise: addresses mrv2 and hashed need \"pos\", the token's position".into(),
+            )
         })?;
         crate::models::check_mrv2_pos(pos)?;
     } else if b.pos.is_some() || b.draft {
         return Err(Error::Scenario(
-            "noise: pos and draft address MRV2's noise: they need \"address\": \"mrv2\"".into(),
+            "noise: pos and draft address MRV2's or a hashing engine's noise: they need \"address\": \"mrv2\" or \"hashed\"".into(),
         ));
     }
-    let addressed_by_token = matches!(b.address, Address::Exporace | Address::Mrv2);
+    let addressed_by_token = matches!(
+        b.address,
+        Address::Exporace | Address::Mrv2 | Address::Hashed
+    );
     if addressed_by_token && b.start.saturating_add(b.count) > u32::MAX as u64 + 1 {
         return Err(Error::Scenario("noise: tokens must lie below 2^32".into()));
     }
