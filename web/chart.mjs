@@ -3,7 +3,7 @@
 // natively. These functions only say what to draw: values the core returned
 // (or the inputs), names and colours.
 import { ex } from "./core.mjs";
-import { redrawOnResize } from "./resized.mjs";
+import { paintSharp, redrawOnResize } from "./resized.mjs";
 
 const BLUE = [31, 95, 191];
 const RED = [192, 57, 43];
@@ -13,14 +13,9 @@ const GREY = [110, 110, 110];
 export const PRECISION_COLOR = { f32: BLUE, f64: RED };
 export const IDEAL_COLOR = [85, 85, 85];
 
-/** Draws `chart` at the canvas's CSS size and marks the canvas as drawn; a hidden canvas is left alone. */
+/** Draws `chart` at the canvas's CSS size, on the device's pixels, and marks the canvas as drawn; a hidden canvas is left alone. */
 function draw(canvas, chart) {
-  const width = canvas.clientWidth, height = canvas.clientHeight;
-  if (!width || !height) return;
-  // The chart paints its whole area: a canvas of the right size is not resized (which would lay the page out again).
-  if (canvas.width !== width) canvas.width = width;
-  if (canvas.height !== height) canvas.height = height;
-  ex.drawBars(canvas, chart);
+  if (!paintSharp(canvas, () => ex.drawBars(canvas, chart))) return;
   canvas.dataset.drawn = String(chart.series[0].values.length);
   // How many times it was drawn: a redraw with the same number of bars is seen too.
   canvas.dataset.draws = String(Number(canvas.dataset.draws || 0) + 1);
@@ -104,8 +99,11 @@ export function drawHistogram(canvas, cats, { title, flagged = [] }) {
 /** Colours of series that are not precisions (thread counts, this page against native): never fp32's blue or fp64's red. */
 const OTHER_COLORS = [[46, 125, 50], [214, 120, 0], GREY];
 
-/** Grouped bars on a linear axis: `labels` per category, `series` [{name, values}] (0: no bar). */
-export function drawGrouped(canvas, { title, yLabel, xLabel, labels, series }) {
+/**
+ * Grouped bars: `labels` per category, `series` [{name, values}] (0: no bar), on a linear axis or a log one down to
+ * `logFloor`; `expected` (one value per category, NaN for none) draws a tick labelled `expectedLabel`.
+ */
+export function drawGrouped(canvas, { title, yLabel, xLabel, labels, series, logFloor = null, expected = [], expectedLabel = null }) {
   const colors = OTHER_COLORS;
   draw(canvas, {
     title,
@@ -113,5 +111,8 @@ export function drawGrouped(canvas, { title, yLabel, xLabel, labels, series }) {
     yLabel,
     labels,
     series: series.map((s, i) => ({ ...s, color: colors[i % colors.length] })),
+    logFloor,
+    expected,
+    expectedLabel,
   });
 }

@@ -4,7 +4,7 @@
 // core, and a canvas drawing of one line per precision.
 import { ex } from "./core.mjs";
 import { PRECISION_COLOR } from "./chart.mjs";
-import { redrawOnResize } from "./resized.mjs";
+import { redrawOnResize, sharpContext } from "./resized.mjs";
 
 /** Representable values drawn on each side of a score. */
 const SIDE = 2;
@@ -67,13 +67,9 @@ const rgb = (c) => `rgb(${c.join(",")})`;
  * starred. `names` label each line; `winners` give each line's winning token.
  */
 export function drawUlpLines(canvas, lines, { names, winners, exactWinner }) {
-  if (!canvas.clientWidth || !canvas.clientHeight) return;
-  const ratio = window.devicePixelRatio || 1;
-  canvas.width = canvas.clientWidth * ratio;
-  canvas.height = canvas.clientHeight * ratio;
-  const g = canvas.getContext("2d");
-  g.setTransform(ratio, 0, 0, ratio, 0, 0);
-  const width = canvas.clientWidth, height = canvas.clientHeight;
+  const sized = sharpContext(canvas);
+  if (!sized) return;
+  const { g, width, height } = sized;
   redrawOnResize(canvas, () => drawUlpLines(canvas, lines, { names, winners, exactWinner }));
   g.fillStyle = "#fff";
   g.fillRect(0, 0, width, height);

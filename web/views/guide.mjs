@@ -10,7 +10,7 @@ import { IDEAL_COLOR, PRECISION_COLOR } from "../chart.mjs";
 import { manyTailGroups } from "../presets.mjs";
 import { askTheory } from "../workers.mjs";
 import { state } from "../state.mjs";
-import { redrawOnResize } from "../resized.mjs";
+import { paintSharp, redrawOnResize } from "../resized.mjs";
 
 /** The models of the curves: the ideal race and both pipelines. */
 const curveModels = () => [...new Set(["ideal", ...state.models])];
@@ -75,14 +75,27 @@ function sampledGaps(models, temperature) {
   return [...gaps].sort((a, b) => a - b);
 }
 
+/** Below this CSS width the legend names curves by precision: the full model names' box would cover the curves. */
+const NARROW = 600;
+
+/**
+ * The legend's name of each curve: the model's name, or on a narrow canvas
+ * its precision ("fp32", "fp64"; the ideal race "ideal"), which keeps the
+ * legend in the upper right corner clear of the falling curves. Where two
+ * models share a precision the full names stay.
+ */
+function legendNames(models, width) {
+  if (width >= NARROW) return models;
+  const short = models.map((m) => (m === "ideal" ? m : `fp${modelFacts(m).precision.slice(1)}`));
+  return new Set(short).size === short.length ? short : models;
+}
+
 /** Draws the curves (by the exporace-viz crate, plotters on the canvas) and writes their floors and their table. */
 function drawCurve() {
   const canvas = $("exact-chart");
   // The answer may arrive after the preset changed and the canvas was hidden.
   if (!canvas.clientWidth || !canvas.clientHeight) return;
   const { tails, gap } = state.params;
-  canvas.width = canvas.clientWidth;
-  canvas.height = canvas.clientHeight;
   // Colour by precision, as every view: the ideal reference grey and dashed, a second model of a precision already drawn dashed.
   const seen = new Set();
   const style = (name) => {
@@ -92,15 +105,17 @@ function drawCurve() {
     seen.add(p);
     return { color: PRECISION_COLOR[p], dashed };
   };
-  ex.drawCurves(canvas, {
+  const names = legendNames(curve.series.map((s) => s.name), canvas.clientWidth);
+  paintSharp(canvas, () => ex.drawCurves(canvas, {
     title: `P(one of ${tails} tails wins), exact`,
     xLabel: "gap (nats) between the head and the tails",
     yLabel: "probability",
     yFloor: 1e-12,
     marker: gap,
-    series: curve.series.map((s) => ({ ...s, ...style(s.name) })),
-  });
+    series: curve.series.map((s, i) => ({ ...s, ...style(s.name), name: names[i] })),
+  }));
   canvas.dataset.drawn = curve.key;
+  canvas.dataset.legend = names.join(", ");
   redrawOnResize(canvas, drawCurve);
   // Where a curve stops falling, and why, from the models' documented facts.
   $("curve-floors").textContent = curve.series.map(({ name }) => {

@@ -26,6 +26,7 @@ export async function showPerf() {
     $("perf-native").innerHTML =
       `<p id='perf-none'>No native benchmark numbers are committed yet (benches/${esc(file)} is absent), so none are shown.</p>`;
     $("perf-native-chart").hidden = true;
+    drawRatios([]);
     if (perf.live) showLive(perf.live);
     return;
   }
@@ -33,10 +34,14 @@ export async function showPerf() {
   perf.bench = bench;
   const m = bench.machine || {};
   const crates = Object.entries(bench.crates || {}).map(([k, v]) => `${k} ${v}`).join(", ");
+  const rows = e2eRows(bench);
   $("perf-native").innerHTML =
+    `<details id="perf-run-details"><summary>The run: ${esc(m.cpu ?? "unknown CPU")}, ${esc(bench.date ?? "")}` +
+    `${rows.length ? `; the ${rows.length} end-to-end figures as a table` : ""}</summary>` +
     `<p id="perf-machine">Native, ${esc(bench.date ?? "")}: ${esc(m.cpu ?? "unknown CPU")}, ${esc(m.cores ?? "?")} cores` +
     `${m.avx512f ? ", AVX-512" : ""}; ${esc(bench.rustc ?? "")}; ${esc(crates)}. ${esc(bench.notes ?? "")}</p>` +
-    endToEnd(bench) +
+    endToEnd(bench, rows) +
+    "</details>" +
     `<details><summary>All ${(bench.cases || []).length} native cases</summary>` +
     "<table class='facts' id='perf-native-table'><tr><th>case</th><th>threads</th><th>ns / element</th><th>GB/s</th>" +
     "<th>share of read bandwidth</th><th>vs scalar kernel</th></tr>" +
@@ -49,16 +54,55 @@ export async function showPerf() {
       )
       .join("") +
     "</table></details>";
+  drawRatios(rows);
   drawNativeRecover();
   if (perf.live) showLive(perf.live);
+}
+
+/** The targets of benches/README.md as ratios to the workload's floor (the gap sweep has none; the page update's is in ms). */
+const TARGETS = { "many-tail": 1.5, fill: 1.5, audit: 2 };
+/** Short names of the workloads for a narrow chart, where the full ones would run into each other. */
+const SHORT = { "gap-sweep": "sweep", "many-tail": "trial", "page-update": "page" };
+
+/**
+ * Each workload's figures against its floor, first: the lowest and the highest of its functions' ratios (the file's
+ * own, as the table shows them) on a log axis, with the workload's target as a tick; hidden for a file without them.
+ */
+function drawRatios(rows) {
+  const canvas = $("perf-e2e-chart");
+  const shown = rows.filter((r) => r.ratio !== null);
+  canvas.hidden = !shown.length;
+  if (!shown.length) {
+    describeChart("perf-e2e-chart", null);
+    return;
+  }
+  const workloads = [...new Set(shown.map((r) => r.workload.split("/")[0]))];
+  const of = (w) => shown.filter((r) => r.workload.split("/")[0] === w).sort((a, b) => a.ratio - b.ratio);
+  const low = workloads.map((w) => of(w)[0]), high = workloads.map((w) => of(w).at(-1));
+  const targets = workloads.map((w) => TARGETS[w] ?? NaN);
+  const narrow = canvas.clientWidth < 600;
+  const title = narrow ? "Workloads × their floor (log)" : "What users run, × the kernel floor in the same run (log scale)";
+  drawGrouped(canvas, {
+    title,
+    xLabel: "workload",
+    yLabel: "× floor",
+    labels: workloads.map((w) => (narrow ? SHORT[w] ?? w : w)),
+    series: [{ name: "lowest", values: low.map((r) => r.ratio) }, { name: "highest", values: high.map((r) => r.ratio) }],
+    logFloor: 10 ** Math.floor(Math.log10(low.reduce((m, r) => Math.min(m, r.ratio), 1)) - 1),
+    expected: targets,
+    expectedLabel: "target",
+  });
+  describeChart("perf-e2e-chart", `${title}: per workload, its lowest and highest function against its floor, and its target where it has one.`,
+    ["workload", "lowest (function)", "highest (function)", "target"],
+    workloads.map((w, k) => [w, `${low[k].ratio.toFixed(2)} (${low[k].fn})`, `${high[k].ratio.toFixed(2)} (${high[k].fn})`,
+      Number.isNaN(targets[k]) ? "none" : `at most ${targets[k]}`]));
 }
 
 /**
  * The end-to-end workloads of the file (what users run: a trial, a sweep, a fill, an audit), each against the
  * kernel floor timed in the same run, shown first; or one sentence when the file has none (or none readable).
  */
-function endToEnd(bench) {
-  const rows = e2eRows(bench);
+function endToEnd(bench, rows) {
   if (!rows.length) {
     return "<p id='perf-e2e-none'>This machine's file has no end-to-end figures (what users run against the kernel floor), only kernel cases.</p>";
   }
