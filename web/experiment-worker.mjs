@@ -1,7 +1,7 @@
 // Module Web Worker running one Monte Carlo experiment of the core
 // (runExperiment) so the page stays responsive: it posts {progress} after
 // each chunk of trials, then {report} or {error}. A {calibrate} request is
-// the same experiment timed with no trials and with a few, answered with
+// the same experiment timed with one trial and with a few, answered with
 // {calibration: {fixedMs, perTrialMs, probe}} (estimate.mjs reads it). The
 // page cancels a run by ending this worker.
 import { answer, ex } from "./worker-loop.mjs";
@@ -15,10 +15,11 @@ function calibrate({ model, target, draft, options }) {
     ex.runExperiment(model, target, draft, { ...options, trials });
     return performance.now() - t0;
   };
-  timed(0);
-  const fixedMs = timed(0);
+  // The core runs at least one trial: the fixed cost is read off a run of one.
+  timed(1);
+  const fixedMs = timed(1);
   const probe = Math.max(4, Math.min(4096, Math.ceil(PROBE_DRAWS / target.length)));
-  const perTrialMs = Math.max(timed(probe) - fixedMs, 0) / probe;
+  const perTrialMs = Math.max(timed(probe) - fixedMs, 0) / (probe - 1);
   return { fixedMs, perTrialMs, probe };
 }
 
