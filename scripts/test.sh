@@ -86,4 +86,4 @@ step "threaded build in headless Chromium with COOP/COEP (playwright-core)"
 timed node --test tests/js/threads.test.mjs
 
 step "the page (web/) in headless Chromium, with and without COOP/COEP (playwright-core)"
-timed node --test tests/js/page.test.mjs
+timed node --test tests/js/page/*.test.mjs
