@@ -2,7 +2,8 @@
 //! lane and block sizes, the weight of a token, the reciprocal and f32
 //! bounds the keys use, the address of a seeded race's noise, and the
 //! drivers written once over an instruction set's steps (`group_span` for
-//! steps per span, `group_chunk` for steps on registers).
+//! steps per span, `group_chunk` for steps on registers, and `group_entry`, the
+//! entry point each set exports over them).
 
 #[cfg(feature = "alloc")]
 pub(crate) mod bounds;
@@ -13,6 +14,8 @@ pub(crate) mod each_lane;
     reason = "the driver of the instruction sets with registers of their own"
 )]
 pub(crate) mod group_chunk;
+#[cfg(feature = "alloc")]
+pub(crate) mod group_entry;
 #[cfg(feature = "alloc")]
 pub(crate) mod group_span;
 #[cfg(feature = "alloc")]

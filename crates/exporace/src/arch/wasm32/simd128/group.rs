@@ -23,9 +23,8 @@ use core::arch::wasm32::{
     v128_and,
 };
 
-use alloc::vec::Vec;
-
-use crate::arch::common::group_span::{self, SpanSteps, zip_steps};
+use crate::arch::common::group_entry::group_keys_on;
+use crate::arch::common::group_span::{SpanSteps, zip_steps};
 use crate::arch::common::sizes::{GROUP, LANES, SPAN};
 use crate::float::NoiseFloat;
 
@@ -36,6 +35,8 @@ pub(crate) const PART: usize = SPAN;
 pub(crate) struct Lanes;
 
 impl SpanSteps for Lanes {
+    /// The generic steps over the span's tokens up to its last multiple of
+    /// [`LANES`]: each row's key over them and the largest input bits kept.
     #[inline(always)]
     fn steps<T: NoiseFloat, const NOISE_CHECK: bool>(
         p: [&[f32]; GROUP],
@@ -44,20 +45,40 @@ impl SpanSteps for Lanes {
         narrow: impl Fn(T) -> f32 + Copy,
         _weight: impl Fn(f32, f32) -> f32 + Copy,
     ) -> ([u32; GROUP], u32) {
-        steps::<T, NOISE_CHECK>(p, d, noise, narrow)
+        let zero = f32x4_splat(0.0);
+        let mut inputs = zero;
+        let mut scores = [zero; GROUP];
+        let stepped = &noise[..noise.len() / LANES * LANES];
+        let [s0, s1, s2, s3] = &mut scores;
+        for ((nl, ((p0, p1), (p2, p3))), ((d0, d1), (d2, d3))) in zip_steps::<T, 4>(p, d, stepped) {
+            let n = quad(&core::array::from_fn(|l| narrow(nl[l])));
+            let mut row = |acc: &mut v128, pl: &[f32; 4], dl: &[f32; 4], first: bool| {
+                let pv = quad(pl);
+                let w = if NOISE_CHECK {
+                    if first {
+                        inputs = u32x4_max(inputs, u32x4_max(pv, n));
+                    }
+                    pv
+                } else {
+                    let dv = quad(dl);
+                    inputs = u32x4_max(inputs, u32x4_max(pv, dv));
+                    // `max(p - d, 0)`: `+0.0` where the difference is not above
+                    // 0, NaN included.
+                    let r = f32x4_sub(pv, dv);
+                    v128_and(r, f32x4_gt(r, zero))
+                };
+                *acc = u32x4_max(*acc, f32x4_mul(w, n));
+            };
+            row(s0, p0, d0, true);
+            row(s1, p1, d1, false);
+            row(s2, p2, d2, false);
+            row(s3, p3, d3, false);
+        }
+        (scores.map(lanes_max), lanes_max(inputs))
     }
 }
 
-/// The group pass over a chunk, a span at a time on SIMD128.
-#[inline]
-pub(crate) fn group_keys<T: NoiseFloat, const NOISE_CHECK: bool>(
-    p: [&[f32]; GROUP],
-    d: [&[f32]; GROUP],
-    noise: &[T],
-    keys: &mut Vec<[u32; GROUP]>,
-) -> u32 {
-    group_span::group_keys::<Lanes, T, NOISE_CHECK>(p, d, noise, keys)
-}
+group_keys_on!(group_span, Lanes);
 
 /// Four values as a vector.
 #[inline(always)]
@@ -72,45 +93,4 @@ pub(crate) fn lanes_max(v: v128) -> u32 {
         .max(u32x4_extract_lane::<1>(v))
         .max(u32x4_extract_lane::<2>(v))
         .max(u32x4_extract_lane::<3>(v))
-}
-
-/// The generic steps over the span's tokens up to its last multiple of
-/// [`LANES`]: each row's key over them and the largest input bits kept.
-#[inline(always)]
-fn steps<T: NoiseFloat, const NOISE_CHECK: bool>(
-    p: [&[f32]; GROUP],
-    d: [&[f32]; GROUP],
-    noise: &[T],
-    narrow: impl Fn(T) -> f32 + Copy,
-) -> ([u32; GROUP], u32) {
-    let zero = f32x4_splat(0.0);
-    let mut inputs = zero;
-    let mut scores = [zero; GROUP];
-    let stepped = &noise[..noise.len() / LANES * LANES];
-    let [s0, s1, s2, s3] = &mut scores;
-    for ((nl, ((p0, p1), (p2, p3))), ((d0, d1), (d2, d3))) in zip_steps::<T, 4>(p, d, stepped) {
-        let n = quad(&core::array::from_fn(|l| narrow(nl[l])));
-        let mut row = |acc: &mut v128, pl: &[f32; 4], dl: &[f32; 4], first: bool| {
-            let pv = quad(pl);
-            let w = if NOISE_CHECK {
-                if first {
-                    inputs = u32x4_max(inputs, u32x4_max(pv, n));
-                }
-                pv
-            } else {
-                let dv = quad(dl);
-                inputs = u32x4_max(inputs, u32x4_max(pv, dv));
-                // `max(p - d, 0)`: `+0.0` where the difference is not above
-                // 0, NaN included.
-                let r = f32x4_sub(pv, dv);
-                v128_and(r, f32x4_gt(r, zero))
-            };
-            *acc = u32x4_max(*acc, f32x4_mul(w, n));
-        };
-        row(s0, p0, d0, true);
-        row(s1, p1, d1, false);
-        row(s2, p2, d2, false);
-        row(s3, p3, d3, false);
-    }
-    (scores.map(lanes_max), lanes_max(inputs))
 }

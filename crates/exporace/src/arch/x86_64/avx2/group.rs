@@ -18,12 +18,10 @@ use core::arch::x86_64::{
     _mm256_sub_ps, _mm256_unpackhi_epi64, _mm256_unpacklo_epi64,
 };
 
-use alloc::vec::Vec;
-
 use crate::arch::common::bounds::SCALE;
-use crate::arch::common::group_chunk::{self, GroupLanes};
+use crate::arch::common::group_chunk::GroupLanes;
+use crate::arch::common::group_entry::group_keys_on;
 use crate::arch::common::sizes::{GROUP, SPAN};
-use crate::float::NoiseFloat;
 
 /// Tokens per key of the group pass on AVX2 : each row's
 /// exact scan visits the parts whose key reaches its hint, so a finer key
@@ -94,16 +92,7 @@ impl GroupLanes for Lanes {
     }
 }
 
-/// The group pass over a chunk on 256-bit registers (`arch::common::group_chunk`).
-#[inline]
-pub(crate) fn group_keys<T: NoiseFloat, const NOISE_CHECK: bool>(
-    p: [&[f32]; GROUP],
-    d: [&[f32]; GROUP],
-    noise: &[T],
-    keys: &mut Vec<[u32; GROUP]>,
-) -> u32 {
-    group_chunk::group_keys::<Lanes, T, NOISE_CHECK>(p, d, noise, keys)
-}
+group_keys_on!(group_chunk, Lanes);
 
 /// The four rows' maxima of `scores`, each over its 8 lanes, reduced
 /// together: the rows' 128-bit halves meet (two rows to a register), then

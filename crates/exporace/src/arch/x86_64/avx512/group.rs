@@ -16,12 +16,10 @@ use core::arch::x86_64::{
     _mm512_shuffle_i32x4, _mm512_sub_ps,
 };
 
-use alloc::vec::Vec;
-
 use crate::arch::common::bounds::SCALE;
-use crate::arch::common::group_chunk::{self, GroupLanes};
+use crate::arch::common::group_chunk::GroupLanes;
+use crate::arch::common::group_entry::group_keys_on;
 use crate::arch::common::sizes::{GROUP, LANES, SPAN};
-use crate::float::NoiseFloat;
 
 /// Tokens per key: one per span.
 pub(crate) const PART: usize = SPAN;
@@ -83,16 +81,7 @@ impl GroupLanes for Lanes {
     }
 }
 
-/// The group pass over a chunk on 512-bit registers (`arch::common::group_chunk`).
-#[inline]
-pub(crate) fn group_keys<T: NoiseFloat, const NOISE_CHECK: bool>(
-    p: [&[f32]; GROUP],
-    d: [&[f32]; GROUP],
-    noise: &[T],
-    keys: &mut Vec<[u32; GROUP]>,
-) -> u32 {
-    group_chunk::group_keys::<Lanes, T, NOISE_CHECK>(p, d, noise, keys)
-}
+group_keys_on!(group_chunk, Lanes);
 
 /// The four rows' maxima of `scores`, each over its 16 lanes: the rows'
 /// halves, then quarters, meet in shared shuffles, 8 shuffles and 5

@@ -1,0 +1,24 @@
+//! The entry point of the group pass that each instruction set exports,
+//! written once: `group_keys` over a chunk, through a driver
+//! (`group_span` for steps per span, `group_chunk` for steps on registers)
+//! on the set's steps.
+
+/// Defines `group_keys`, the group pass over a chunk through `$driver`
+/// (`group_span` or `group_chunk`) on the steps `$lanes`: each part's row
+/// keys appended to `keys`, and the largest input bits kept.
+macro_rules! group_keys_on {
+    ($driver:ident, $lanes:ty) => {
+        /// The group pass over a chunk on this instruction set's steps, through
+        /// the driver its folder names.
+        #[inline]
+        pub(crate) fn group_keys<T: $crate::float::NoiseFloat, const NOISE_CHECK: bool>(
+            p: [&[f32]; $crate::arch::common::sizes::GROUP],
+            d: [&[f32]; $crate::arch::common::sizes::GROUP],
+            noise: &[T],
+            keys: &mut alloc::vec::Vec<[u32; $crate::arch::common::sizes::GROUP]>,
+        ) -> u32 {
+            $crate::arch::common::$driver::group_keys::<$lanes, T, NOISE_CHECK>(p, d, noise, keys)
+        }
+    };
+}
+pub(crate) use group_keys_on;
