@@ -10,17 +10,14 @@ use std::fmt;
 
 use exporace::NanPolicy;
 use exporace::noise::Stream;
-use js_sys::{Array, Float32Array, Float64Array, Int32Array, Reflect, Uint8Array};
+use js_sys::{Array, Float32Array, Float64Array, Reflect};
 use serde::Deserialize;
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
 
-use crate::error::JsError;
-
-use crate::arrays::Input;
-
-/// The result type of every exported function.
-pub type JsResult<T> = Result<T, JsError>;
+use crate::arrays::{self, Registry};
+use crate::error::{JsError, JsResult};
+use crate::typed::{Element, copy, reserve, view_length};
 
 /// A field's name in error messages, `object.field`, spelt out only when an
 /// error needs it: formatted on every call, the names of a `recoverTokens`
@@ -61,96 +58,13 @@ fn wrong_type(what: &(impl fmt::Display + ?Sized), expected: &str, got: &JsValue
     )
 }
 
-/// Reserves room for `n` values of `T`, or fails with an error naming `what`
-/// instead of aborting the module when wasm memory cannot grow that far.
-pub fn reserve<T>(n: usize, what: &(impl fmt::Display + ?Sized)) -> JsResult<Vec<T>> {
-    let mut v = Vec::new();
-    v.try_reserve_exact(n).map_err(|_| {
-        JsError::coded(
-            "TOO_LARGE",
-            &format!(
-                "{what} needs {n} elements of {} bytes, more than wasm memory can hold",
-                std::mem::size_of::<T>()
-            ),
-        )
-    })?;
-    Ok(v)
-}
-
-/// Element types read from a typed array (or a `WasmArray`).
-pub trait Element: Copy + Default + crate::arrays::Stored {
-    /// The typed array holding this element.
-    type Array: JsCast;
-    /// The array's JavaScript name, for error messages.
-    const ARRAY: &'static str;
-    /// Copies the whole array into `dst` (of the same length).
-    fn copy_to(a: &Self::Array, dst: &mut [Self]);
-    /// Copies `src` (of the same length) over the whole array.
-    fn copy_from(a: &Self::Array, src: &[Self]);
-}
-
-macro_rules! element {
-    ($t:ty, $array:ty, $name:literal) => {
-        impl Element for $t {
-            type Array = $array;
-            const ARRAY: &'static str = $name;
-            fn copy_to(a: &$array, dst: &mut [$t]) {
-                a.copy_to(dst)
-            }
-            fn copy_from(a: &$array, src: &[$t]) {
-                a.copy_from(src)
-            }
-        }
-    };
-}
-
-element!(f32, Float32Array, "a Float32Array");
-element!(f64, Float64Array, "a Float64Array");
-element!(i32, Int32Array, "an Int32Array");
-element!(u8, Uint8Array, "a Uint8Array");
-
-/// The length of typed array `a` (of type `expected`, "a Float32Array"),
-/// refused when its buffer was detached or when it cannot be read (a `Proxy`
-/// around a typed array), before anything is copied.
-pub fn view_length(
-    a: &JsValue,
-    expected: &str,
-    what: &(impl fmt::Display + ?Sized),
-) -> JsResult<usize> {
-    let n = checked_view_length(a);
-    if n >= 0.0 {
-        Ok(n as usize)
-    } else if n == -1.0 {
-        Err(JsError::new(&format!(
-            "{what}: its ArrayBuffer was detached (transferred) or shrunk, so it holds no values to read"
-        )))
-    } else {
-        Err(JsError::coded(
-            "BAD_TYPE",
-            &format!(
-                "{what} must be {expected}, got an object whose typed-array length cannot be read (a Proxy around one?)"
-            ),
-        ))
-    }
-}
-
-/// Copies a typed array of `E` into wasm memory (the one copy a typed array
-/// needs to reach wasm).
-pub fn copy<E: Element>(a: &E::Array, what: &(impl fmt::Display + ?Sized)) -> JsResult<Vec<E>> {
-    let n = view_length(a.as_ref(), E::ARRAY, what)?;
-    let mut v = reserve::<E>(n, what)?;
-    v.resize(n, E::default());
-    E::copy_to(a, &mut v);
-    Ok(v)
-}
-
 /// `v` as a typed array of `E` (or a `WasmArray` of its dtype), copied into
 /// wasm memory.
 pub fn array<E: Element>(v: &JsValue, what: &(impl fmt::Display + ?Sized)) -> JsResult<Vec<E>> {
     if let Some(a) = v.dyn_ref::<E::Array>() {
         return copy(a, what);
     }
-    match crate::arrays::copy_of::<E>(v, what)? {
+    match arrays::copy_of::<E>(v, what)? {
         Some(values) => Ok(values),
         None => Err(wrong_type(what, E::ARRAY, v)),
     }
@@ -162,6 +76,81 @@ pub fn optional_array<E: Element>(v: &JsValue, what: &str) -> JsResult<Option<Ve
         return Ok(None);
     }
     array(v, what).map(Some)
+}
+
+/// A typed-array argument: copied from JavaScript, or a `WasmArray` read in
+/// place.
+pub enum Input<E> {
+    /// The values of a typed array, copied into wasm memory.
+    Copied(Vec<E>),
+    /// A `WasmArray` of the right dtype, by id.
+    InPlace(u32),
+}
+
+impl<E: Element> Input<E> {
+    /// Reads `v`: a typed array of `E` or a `WasmArray` of its dtype.
+    pub fn read(v: &JsValue, what: &(impl fmt::Display + ?Sized)) -> JsResult<Self> {
+        if let Some(a) = v.dyn_ref::<E::Array>() {
+            return Ok(Input::Copied(copy(a, what)?));
+        }
+        match arrays::id_of(v)? {
+            Some(id) => {
+                arrays::with(|r| arrays::check::<E>(r, id, what).map(drop))?;
+                Ok(Input::InPlace(id))
+            }
+            None => array(v, what).map(Input::Copied),
+        }
+    }
+
+    /// Like [`Input::read`], but `undefined` and `null` give `None`.
+    pub fn optional(v: &JsValue, what: &(impl fmt::Display + ?Sized)) -> JsResult<Option<Self>> {
+        if v.is_undefined() || v.is_null() {
+            return Ok(None);
+        }
+        Self::read(v, what).map(Some)
+    }
+
+    /// The values as a vector: moved out of a copy, copied out of `r` for a
+    /// `WasmArray`.
+    pub fn into_vec(self, r: &Registry) -> JsResult<Vec<E>> {
+        match self {
+            Input::Copied(v) => Ok(v),
+            Input::InPlace(id) => {
+                let src = arrays::check::<E>(r, id, "array")?;
+                let mut out = reserve::<E>(src.len(), "array")?;
+                out.extend_from_slice(src);
+                Ok(out)
+            }
+        }
+    }
+
+    /// The values, borrowed from `r` for a `WasmArray`.
+    pub fn slice<'a>(&'a self, r: &'a Registry) -> JsResult<&'a [E]> {
+        match self {
+            Input::Copied(v) => Ok(v),
+            Input::InPlace(id) => arrays::check::<E>(r, *id, "array"),
+        }
+    }
+}
+
+/// `v` as a typed array of `E` (or a `WasmArray` of its dtype), copied into
+/// wasm memory, refused as `TOO_LARGE` from its length before anything is
+/// copied when it holds more than `limit` values.
+pub fn array_at_most<E: Element>(v: &JsValue, what: &str, limit: usize) -> JsResult<Vec<E>> {
+    let n = if let Some(a) = v.dyn_ref::<E::Array>() {
+        Some(view_length(a.as_ref(), E::ARRAY, what)?)
+    } else if let Some(id) = arrays::id_of(v)? {
+        Some(arrays::length_of(id)?)
+    } else {
+        None
+    };
+    if let Some(n) = n.filter(|&n| n > limit) {
+        return Err(JsError::coded(
+            "TOO_LARGE",
+            &format!("{what} has {n} values, over the limit of {limit}"),
+        ));
+    }
+    array(v, what)
 }
 
 /// Noise (`q` or `inv_q`) at the precision its typed array has.
@@ -199,8 +188,8 @@ pub fn noise_input(v: &JsValue, what: &str) -> JsResult<NoiseInput> {
     if let Some(a) = v.dyn_ref::<Float64Array>() {
         return Ok(NoiseInput::F64(Input::Copied(copy(a, what)?)));
     }
-    match crate::arrays::id_of(v)? {
-        Some(id) => match crate::arrays::dtype_of(id)? {
+    match arrays::id_of(v)? {
+        Some(id) => match arrays::dtype_of(id)? {
             "float32" => Ok(NoiseInput::F32(Input::InPlace(id))),
             "float64" => Ok(NoiseInput::F64(Input::InPlace(id))),
             other => Err(JsError::new(&format!(
@@ -325,11 +314,6 @@ fn with_name<R>(name: &'static str, f: impl FnOnce(&JsValue) -> R) -> R {
 
 #[wasm_bindgen(module = "/js/boundary.js")]
 extern "C" {
-    /// The length of a typed array, -1 if its buffer was detached, -2 if
-    /// reading it throws (it catches).
-    #[wasm_bindgen(js_name = viewLength)]
-    fn checked_view_length(v: &JsValue) -> f64;
-
     /// The first own string key of `obj` outside `names` (a JS array of
     /// strings), `undefined` if none, `null` if listing the keys threw.
     /// Compared from wasm, one call per key and name, the check took a

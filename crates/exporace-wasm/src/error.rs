@@ -38,6 +38,9 @@ extern "C" {
     fn new(code: &str, message: &str) -> ExporaceError;
 }
 
+/// The result type of every exported function.
+pub type JsResult<T> = Result<T, JsError>;
+
 /// An error on its way to JavaScript, where it becomes an `ExporaceError`.
 #[derive(Debug)]
 pub struct JsError {

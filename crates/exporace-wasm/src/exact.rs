@@ -7,8 +7,9 @@ use exporace_study::win_probability::{self, ExactOptions, Group};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-use crate::args::{self, JsResult};
-use crate::error::JsError;
+use crate::args;
+use crate::error::{JsError, JsResult};
+use crate::typed;
 
 /// One group's win probability and its bracket.
 #[derive(Serialize)]
@@ -74,7 +75,7 @@ pub(crate) fn groups_arg(weights: &JsValue, counts: &JsValue) -> JsResult<Vec<Gr
             counts.len()
         )));
     }
-    let mut groups = args::reserve::<Group>(weights.len(), "groups")?;
+    let mut groups = typed::reserve::<Group>(weights.len(), "groups")?;
     for (i, (&w, &c)) in weights.iter().zip(&counts).enumerate() {
         if !(c >= 1.0 && c.fract() == 0.0 && c <= 2f64.powi(53)) {
             return Err(JsError::new(&format!(

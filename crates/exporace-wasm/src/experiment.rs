@@ -14,9 +14,8 @@ use js_sys::Function;
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 
-use crate::args::{self, JsResult};
-use crate::arrays;
-use crate::error::JsError;
+use crate::args;
+use crate::error::{JsError, JsResult};
 use crate::exact::catalogue_entry;
 
 thread_local! {
@@ -192,11 +191,11 @@ pub fn run_experiment(
         ));
     }
     let seed = whole(o.seed, "seed")?;
-    let target = arrays::array_at_most::<f32>(&target, "target", MAX_TOKENS)?;
+    let target = args::array_at_most::<f32>(&target, "target", MAX_TOKENS)?;
     let draft = if draft.is_undefined() || draft.is_null() {
         None
     } else {
-        Some(arrays::array_at_most::<f32>(&draft, "draft", MAX_TOKENS)?)
+        Some(args::array_at_most::<f32>(&draft, "draft", MAX_TOKENS)?)
     };
     let setup = Setup {
         target: &target,

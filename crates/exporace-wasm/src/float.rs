@@ -7,8 +7,8 @@ use exporace_study::scenario::{AnyFloat, Num};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-use crate::args::{self, JsResult};
-use crate::error::JsError;
+use crate::args;
+use crate::error::{JsError, JsResult};
 
 /// A neighbour of the inspected value.
 #[derive(Debug, Serialize)]

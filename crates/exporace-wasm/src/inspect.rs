@@ -9,10 +9,11 @@ use js_sys::Float32Array;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
-use crate::args::{self, JsResult};
-use crate::error::JsError;
+use crate::args;
+use crate::error::{JsError, JsResult};
 use crate::scenario::camel_keys;
 use crate::spec::read_batch;
+use crate::typed;
 
 /// Which lattice point to transform.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -152,7 +153,7 @@ pub fn residual_weights(batch: JsValue, position: JsValue) -> JsResult<Float32Ar
             batch.num_tokens()
         )));
     }
-    let mut out = args::reserve::<f32>(batch.vocab_size, "residual")?;
+    let mut out = typed::reserve::<f32>(batch.vocab_size, "residual")?;
     out.extend((0..batch.vocab_size).map(|v| batch.residual(t, v)));
     Ok(Float32Array::from(out.as_slice()))
 }

@@ -37,10 +37,11 @@ mod spec;
 mod tensors;
 #[cfg(feature = "threads")]
 mod threads;
+mod typed;
 mod viz;
+mod wasm_array;
 mod weights;
 
-pub use arrays::WasmArray;
 pub use error::JsError;
 pub use exact::win_probabilities;
 pub use experiment::run_experiment;
@@ -56,4 +57,5 @@ pub use tensors::{read_npy_tensor, write_npy, write_safetensors};
 #[cfg(feature = "threads")]
 pub use threads::{init_thread_pool, recover_tokens_traced, thread_count};
 pub use viz::{draw_bars, draw_curves};
+pub use wasm_array::WasmArray;
 pub use weights::weights_from_logits;

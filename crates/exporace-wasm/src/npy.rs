@@ -5,8 +5,8 @@ use exporace_io::DType;
 use js_sys::{Array, Float64Array, Object, Reflect};
 use wasm_bindgen::prelude::*;
 
-use crate::args::{self, JsResult};
-use crate::error::JsError;
+use crate::args;
+use crate::error::{JsError, JsResult};
 
 /// Reads a float `.npy` file: `{ shape, dtype, values }` with the values
 /// widened exactly to f64 (f16, bf16, f32 or f64). `name` names the tensor in

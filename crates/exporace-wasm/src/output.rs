@@ -8,9 +8,7 @@ use serde::Serialize;
 use wasm_bindgen::JsValue;
 use wasm_bindgen::prelude::wasm_bindgen;
 
-use crate::error::JsError;
-
-use crate::args::JsResult;
+use crate::error::{JsError, JsResult};
 
 /// A token and its score.
 #[derive(Debug, Serialize)]

@@ -3,8 +3,9 @@
 use exporace::{Form, Precision};
 use wasm_bindgen::prelude::*;
 
-use crate::args::{self, JsResult, with_noise_input};
-use crate::arrays::{self, Input};
+use crate::args::{self, Input, with_noise_input};
+use crate::arrays;
+use crate::error::JsResult;
 use crate::output::{IntoRaced, Raced};
 
 fn race(form: Form, weights: JsValue, noise: JsValue, opts: JsValue) -> JsResult<JsValue> {

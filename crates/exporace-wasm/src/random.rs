@@ -6,9 +6,10 @@ use exporace::{NoiseFloat, philox, seed};
 use js_sys::{Float32Array, Float64Array, Uint32Array};
 use wasm_bindgen::prelude::*;
 
-use crate::args::{self, Element, JsResult};
+use crate::args;
 use crate::arrays;
-use crate::error::JsError;
+use crate::error::{JsError, JsResult};
+use crate::typed::{self, Element};
 
 /// Triton's `tl.randint(seed, offset)`: the first Philox4x32-10 word.
 #[wasm_bindgen]
@@ -58,8 +59,8 @@ fn fill_typed<T: NoiseFloat + Element>(
     what: &str,
     fill: impl FnOnce(&mut [T]),
 ) -> JsResult<()> {
-    let n = args::view_length(out.as_ref(), T::ARRAY, what)?;
-    let mut v = args::reserve::<T>(n, what)?;
+    let n = typed::view_length(out.as_ref(), T::ARRAY, what)?;
+    let mut v = typed::reserve::<T>(n, what)?;
     v.resize(n, T::ZERO);
     fill(&mut v);
     T::copy_from(out, &v);

@@ -5,8 +5,7 @@
 use js_sys::Array;
 use wasm_bindgen::prelude::*;
 
-use crate::args::JsResult;
-use crate::error::JsError;
+use crate::error::{JsError, JsResult};
 use crate::tensors::tensor_object;
 
 /// The name the reader's errors give the file.

@@ -4,8 +4,8 @@ use exporace_study::scenario::ModelSpec;
 use serde_json::{Map, Value};
 use wasm_bindgen::prelude::*;
 
-use crate::args::{self, JsResult};
-use crate::error::JsError;
+use crate::args;
+use crate::error::{JsError, JsResult};
 
 /// `snake_case` to `camelCase`.
 fn camel(key: &str) -> String {

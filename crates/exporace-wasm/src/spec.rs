@@ -4,10 +4,11 @@
 use exporace::{Bonus, NoiseFloat, RaceResult, RejectionInputs, SpecBatch, SpecTensors, validate};
 use wasm_bindgen::prelude::*;
 
-use crate::args::{self, FieldPath, JsResult, Noise, with_noise, with_noise_input};
-use crate::arrays::{self, Input, Registry};
-use crate::error::JsError;
+use crate::args::{self, FieldPath, Input, Noise, with_noise, with_noise_input};
+use crate::arrays::{self, Registry};
+use crate::error::{JsError, JsResult};
 use crate::output::{self, IntoRaced, Raced};
+use crate::typed;
 
 /// The fields of a batch object.
 const BATCH_FIELDS: [&str; 5] = [
@@ -79,7 +80,7 @@ impl BatchInput {
 /// Checks, before the core allocates them, that `n` results of type `R` fit
 /// in wasm memory.
 pub fn ensure_room<R>(n: usize, what: &str) -> JsResult<()> {
-    args::reserve::<R>(n, what).map(drop)
+    typed::reserve::<R>(n, what).map(drop)
 }
 
 fn recover_typed<T: IntoRaced>(

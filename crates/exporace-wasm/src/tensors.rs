@@ -10,8 +10,9 @@ use js_sys::{
 };
 use wasm_bindgen::prelude::*;
 
-use crate::args::{self, JsResult};
-use crate::error::JsError;
+use crate::args;
+use crate::error::{JsError, JsResult};
+use crate::typed;
 
 /// The fields of a tensor object.
 const FIELDS: [&str; 4] = ["name", "dtype", "shape", "data"];
@@ -62,14 +63,14 @@ fn tensor_arg(v: &JsValue, what: &str) -> JsResult<(Option<String>, Tensor)> {
     args::object(v, what, &FIELDS)?;
     let raw = args::field(v, what, "data")?;
     let data = if let Some(a) = raw.dyn_ref::<Float32Array>() {
-        Data::F32(args::copy(a, &format!("{what}.data"))?)
+        Data::F32(typed::copy(a, &format!("{what}.data"))?)
     } else if let Some(a) = raw.dyn_ref::<Float64Array>() {
-        Data::F64(args::copy(a, &format!("{what}.data"))?)
+        Data::F64(typed::copy(a, &format!("{what}.data"))?)
     } else if let Some(a) = raw.dyn_ref::<Int32Array>() {
-        Data::I32(args::copy(a, &format!("{what}.data"))?)
+        Data::I32(typed::copy(a, &format!("{what}.data"))?)
     } else if let Some(a) = raw.dyn_ref::<BigInt64Array>() {
-        let n = args::view_length(a, "a BigInt64Array", &format!("{what}.data"))?;
-        let mut out = args::reserve::<i64>(n, &format!("{what}.data"))?;
+        let n = typed::view_length(a, "a BigInt64Array", &format!("{what}.data"))?;
+        let mut out = typed::reserve::<i64>(n, &format!("{what}.data"))?;
         out.resize(n, 0);
         a.copy_to(&mut out);
         Data::I64(out)

@@ -6,7 +6,8 @@ use rayon::prelude::*;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-use crate::args::{self, JsResult, with_noise};
+use crate::args::{self, with_noise};
+use crate::error::JsResult;
 use crate::output::{self, RaceJs};
 use crate::spec::{ensure_room, read_batch};
 

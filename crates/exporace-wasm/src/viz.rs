@@ -8,8 +8,9 @@ use plotters_canvas::CanvasBackend;
 use wasm_bindgen::prelude::*;
 use web_sys::HtmlCanvasElement;
 
-use crate::args::{self, JsResult};
-use crate::error::JsError;
+use crate::args;
+use crate::error::{JsError, JsResult};
+use crate::typed;
 
 /// `canvas` as a canvas element.
 fn canvas_arg(canvas: JsValue) -> JsResult<HtmlCanvasElement> {
@@ -42,10 +43,10 @@ pub fn draw_curves(canvas: JsValue, chart: JsValue) -> JsResult<()> {
 /// numbers (`Infinity` and `NaN` included).
 fn series_values(v: &JsValue, what: &str) -> JsResult<Vec<f64>> {
     if let Some(a) = v.dyn_ref::<Float64Array>() {
-        return args::copy::<f64>(a, what);
+        return typed::copy::<f64>(a, what);
     }
     if let Some(a) = v.dyn_ref::<Float32Array>() {
-        return Ok(args::copy::<f32>(a, what)?
+        return Ok(typed::copy::<f32>(a, what)?
             .into_iter()
             .map(f64::from)
             .collect());

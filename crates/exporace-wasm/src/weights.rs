@@ -3,8 +3,8 @@
 use js_sys::Float32Array;
 use wasm_bindgen::prelude::*;
 
-use crate::args::{self, JsResult};
-use crate::error::JsError;
+use crate::args;
+use crate::error::{JsError, JsResult};
 
 /// `exp((l_i - max_j l_j) / temperature)` per logit, rounded to f32, as an
 /// engine forms weights before a race. Refuses a NaN or `+inf` logit (naming

@@ -612,14 +612,6 @@ fn members(root: &Path) -> Vec<PathBuf> {
         .collect()
 }
 
-/// The problems the workspace has today and that are being fixed: each is
-/// skipped, and no other.
-const KNOWN: &[&str] = &[
-    // The wasm facade's arguments and its arrays in wasm memory import each
-    // other; remove this line once `args.rs` and `arrays.rs` are apart.
-    "circle: crates/exporace-wasm/src/args.rs, crates/exporace-wasm/src/arrays.rs",
-];
-
 #[test]
 fn no_import_runs_back_up_or_forms_a_circle() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
@@ -655,6 +647,5 @@ fn no_import_runs_back_up_or_forms_a_circle() {
             }
         }
     }
-    found.retain(|p| !KNOWN.contains(&p.as_str()));
     assert!(found.is_empty(), "{}", found.join("\n"));
 }
