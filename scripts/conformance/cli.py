@@ -19,6 +19,7 @@ from . import __doc__ as DOC
 from .cases import kernel_cases
 from .exporace import Exporace
 from .rejection_cases import rejection_cases
+from . import gumbel_cpu
 from .runner import Fixtures, run_kernel, run_rejection
 from .vllm_cpu import Vllm, run_departures
 
@@ -69,6 +70,7 @@ def main():
             f"fp64 rows {r.get('fp64_vs_shipped_rows', '-')}  f64 uniforms rows {r.get('f64_uniforms_vs_shipped_rows', '-')}",
             flush=True,
         )
+    gumbel = gumbel_cpu.run(ex, rng)
     departures = run_departures(vllm, ex)
     for d in departures:
         print(f"departure {d['name']:<34} vLLM {d['vllm']}  exporace {d['exporace']}", flush=True)
@@ -146,9 +148,11 @@ def main():
             "rows": total([r for r in rejection if "f64_uniforms_vs_shipped_rows" in r], "rows"),
             "rows_differing": total(rejection, "f64_uniforms_vs_shipped_rows"),
         },
+        "fused_gumbel_argmax": {k: gumbel[k] for k in ("cases", "ids", "equal")},
         "departures": departures,
         "kernel_cases": kernel,
         "rejection_cases": rejection,
+        "gumbel_cases": gumbel["rows"],
         "fixtures_written": fixtures.written,
         "exporace_calls": ex.calls,
         "seconds": round(time.time() - t0, 1),
@@ -162,8 +166,10 @@ def main():
         f"fp64 vs shipped: {report['fp64_vs_shipped']['kernel_positions_differing']} positions, "
         f"{report['fp64_vs_shipped']['rejection_rows_differing']} rows; {report['seconds']} s"
     )
+    print(f"fused_gumbel_argmax ids equal {gumbel['equal']}/{gumbel['ids']} in {gumbel['cases']} rows")
     if (
-        k["equal"] != k["ids"]
+        gumbel["equal"] != gumbel["ids"]
+        or k["equal"] != k["ids"]
         or r["equal_rows"] != r["rows"]
         or r["recovered_equal"] != r["recovered_positions"]
     ):

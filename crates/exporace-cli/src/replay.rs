@@ -18,6 +18,9 @@ pub enum AddressArg {
     Mrv2,
     /// torch CPU eager: `torch.manual_seed(seed)`, `offset` values consumed.
     TorchCpu,
+    /// The engine's own hash of (seed, pos, token): vLLM 0.31+ (Murmur3,
+    /// salted for drafts), SGLang, vLLM's CPU kernel (SplitMix64, pos 0).
+    Hashed,
 }
 
 /// `exporace replay` options.
@@ -56,12 +59,13 @@ pub fn scenario(a: &ReplayArgs) -> Value {
         AddressArg::Triton => "triton",
         AddressArg::Mrv2 => "mrv2",
         AddressArg::TorchCpu => "torch_cpu",
+        AddressArg::Hashed => "hashed",
     };
     let mut v = json!({
         "exporace": 1, "op": "noise", "seed": a.seed, "model": a.model,
         "address": address, "start": a.offset, "count": a.count,
     });
-    if a.address == AddressArg::Mrv2 {
+    if matches!(a.address, AddressArg::Mrv2 | AddressArg::Hashed) {
         if let Some(pos) = a.pos {
             v["pos"] = json!(pos);
         }
@@ -75,11 +79,18 @@ pub fn run(a: &ReplayArgs) -> Result<String, String> {
     if a.count == 0 {
         return Err("--count must be at least 1: the range of draws is empty".into());
     }
-    if a.address == AddressArg::Mrv2 && a.pos.is_none() {
-        return Err("--address mrv2 needs --pos, the token's position in its sequence".into());
+    let positioned = matches!(a.address, AddressArg::Mrv2 | AddressArg::Hashed);
+    if positioned && a.pos.is_none() {
+        return Err(format!(
+            "--address {} needs --pos, the token's position in its sequence",
+            scenario(a)["address"].as_str().unwrap_or_default()
+        ));
     }
-    if a.address != AddressArg::Mrv2 && (a.pos.is_some() || a.draft) {
-        return Err("--pos and --draft address MRV2's noise: they need --address mrv2".into());
+    if !positioned && (a.pos.is_some() || a.draft) {
+        return Err(
+            "--pos and --draft address MRV2's or a hashing engine's noise: they need --address mrv2 or hashed"
+                .into(),
+        );
     }
     let answer =
         exporace_study::scenario::run(&scenario(a).to_string()).map_err(|e| e.to_string())?;

@@ -176,19 +176,21 @@ fn a_scenario_that_is_not_text_is_refused() {
     assert!(err.contains("stdin: not UTF-8 text"), "{err}");
 }
 
+/// A replay of `triton-flipped` at MRV2's address, seed 1, its position not
+/// yet given.
+const MRV2_REPLAY: [&str; 7] = [
+    "replay",
+    "--model",
+    "triton-flipped",
+    "--address",
+    "mrv2",
+    "--seed",
+    "1",
+];
+
 #[test]
 fn a_draft_position_that_would_wrap_is_refused() {
-    let base = [
-        "replay",
-        "--model",
-        "triton-flipped",
-        "--address",
-        "mrv2",
-        "--seed",
-        "1",
-        "--count",
-        "1",
-    ];
+    let base = [&MRV2_REPLAY[..], &["--count", "1"]].concat();
     let max = exporace_study::models::MRV2_MAX_POS;
     for (pos, draft, ok) in [
         (u64::MAX, true, false),
@@ -224,15 +226,7 @@ fn a_draft_position_that_would_wrap_is_refused() {
 
 #[test]
 fn mrv2_without_a_position_is_refused_not_read_as_zero() {
-    let (ok, _, err) = exporace(&[
-        "replay",
-        "--model",
-        "triton-flipped",
-        "--address",
-        "mrv2",
-        "--seed",
-        "1",
-    ]);
+    let (ok, _, err) = exporace(&MRV2_REPLAY);
     assert!(!ok);
     assert_eq!(
         err.trim(),
@@ -443,4 +437,31 @@ fn hostile_arguments_never_panic_in_any_subcommand() {
         }
     }
     assert!(cases > 300, "{cases}");
+}
+
+#[test]
+fn replay_reads_the_engines_own_hash() {
+    let base = [
+        "replay",
+        "--model",
+        "vllm-0.33-f32",
+        "--seed",
+        "42",
+        "--address",
+        "hashed",
+        "--count",
+        "1",
+        "--json",
+    ];
+    let (ok, out, err) = exporace(&[&base[..], &["--pos", "3", "--draft"]].concat());
+    assert!(ok, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let h = exporace::murmur3::hash32(42, 3 + (1 << 30), 0, 0);
+    assert_eq!(v["result"]["draws"][0]["raw"], h.to_string());
+    let (ok, _, err) = exporace(&base);
+    assert!(!ok);
+    assert_eq!(
+        err.trim(),
+        "error: --address hashed needs --pos, the token's position in its sequence"
+    );
 }

@@ -225,7 +225,11 @@ fn models_lists_the_catalogue() {
             "triton-classic",
             "triton-flipped",
             "u64-f32-flipped",
-            "u64-f64-classic"
+            "u64-f64-classic",
+            "vllm-0.33-f32",
+            "vllm-0.33-f64",
+            "sglang-0.5",
+            "vllm-cpu-0.32"
         ]
     );
     let (ok, out, _) = exporace(&["models"], None);

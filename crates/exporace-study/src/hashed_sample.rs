@@ -1,11 +1,15 @@
 //! The samplers of the engines that hash their noise addresses, replayed id
-//! for id: vLLM Model Runner V2's `gumbel_sample` (0.31 on) and SGLang's
-//! `multinomial_with_seed`. Each adds the recipe's Gumbel noise
-//! ([`crate::models::VllmMurmur32`], [`crate::models::VllmMurmur64`],
-//! [`crate::models::SglangMurmur`]) to the logits and takes the engine's
+//! for id: vLLM Model Runner V2's `gumbel_sample` (0.31 on), SGLang's
+//! `multinomial_with_seed` and vLLM's CPU `fused_gumbel_argmax`. Each adds
+//! the recipe's Gumbel noise ([`crate::models::VllmMurmur32`],
+//! [`crate::models::VllmMurmur64`], [`crate::models::SglangMurmur`],
+//! [`crate::models::VllmCpuSplitMix`]) to the logits and takes the engine's
 //! argmax, with its tie rule.
 
-use crate::models::{NoiseModel, SglangMurmur, VllmMurmur32, VllmMurmur64};
+use crate::models::{
+    NoiseModel, SglangMurmur, VllmMurmur32, VllmMurmur64, vllm_cpu_bits, vllm_cpu_key,
+    vllm_cpu_uniform,
+};
 use exporace::{Error, Result};
 
 /// vLLM's block of tokens per program (`BLOCK_SIZE = 1024`): the argmax
@@ -145,4 +149,55 @@ pub fn sglang_sample(logprobs: &[f64], seed: u64, pos: u64) -> Result<usize> {
     }))
     .expect("the vocabulary is not empty");
     Ok(i)
+}
+
+/// The CPU kernel's bound on its noise, used to skip tokens that cannot win
+/// (`GUMBEL_MAX`; the one integer that rounds to `u = 1` is past it, and the
+/// kernel skips it as it skips the rest).
+const VLLM_CPU_GUMBEL_MAX: f64 = 37.5;
+
+/// The id vLLM's CPU `fused_gumbel_argmax` picks for one row of fp32 logits
+/// under the row's seed, as its loop does: the first token that is not
+/// `-inf` leads (an all `-inf` row gives 0); a later token replaces the
+/// leader when `(x - best_x) + g > best_g` in double, after the kernel's
+/// two skips (`dx + 37.5 <= best_g`, and `1 - u >= exp(dx - best_g)`),
+/// which decide exactly as it does.
+///
+/// ```
+/// use exporace_study::hashed_sample::vllm_cpu_sample;
+/// let mut logits = vec![f32::NEG_INFINITY; 10];
+/// assert_eq!(vllm_cpu_sample(&logits, 3)?, 0); // all masked
+/// logits[7] = 0.0;
+/// assert_eq!(vllm_cpu_sample(&logits, 3)?, 7); // the only one left
+/// # Ok::<(), exporace::Error>(())
+/// ```
+pub fn vllm_cpu_sample(logits: &[f32], seed: u64) -> Result<usize> {
+    exporace::validate::vocab(logits.len())?;
+    let key = vllm_cpu_key(seed);
+    let g_of = |bits: u64| -libm::log(-libm::log(vllm_cpu_uniform(bits)));
+    let Some(first) = logits.iter().position(|&x| x != f32::NEG_INFINITY) else {
+        return Ok(0);
+    };
+    let mut best_logit = logits[first] as f64;
+    let mut best_g = g_of(vllm_cpu_bits(key, first as u64));
+    let mut best = first;
+    for (i, &x) in logits.iter().enumerate().skip(first + 1) {
+        let dx = x as f64 - best_logit;
+        if dx + VLLM_CPU_GUMBEL_MAX <= best_g {
+            continue;
+        }
+        let bits = vllm_cpu_bits(key, i as u64);
+        let one_minus_u =
+            (((1u64 << 53) - 1 - bits) as f64 + 0.5) * f64::from_bits((1023 - 53) << 52);
+        if one_minus_u >= libm::exp(dx - best_g) {
+            continue;
+        }
+        let g = g_of(bits);
+        if dx + g > best_g {
+            best_logit = x as f64;
+            best_g = g;
+            best = i;
+        }
+    }
+    Ok(best)
 }

@@ -244,7 +244,7 @@ fn the_hashed_address_replays_the_murmur_models_and_refuses_the_rest() {
     assert_eq!(v["result"]["draws"][0]["raw"], h.to_string());
     assert!(run(&noise("sglang-0.5", "")).is_ok());
     let e = refused(&noise("sglang-0.5", r#","draft":true"#));
-    assert!(e.contains("sglang-0.5 has no draft noise"), "{e}");
+    assert!(e.contains("only vLLM 0.33 has draft noise"), "{e}");
     let e = refused(&noise("triton-flipped", ""));
     assert!(e.contains("not triton-flipped"), "{e}");
     let e = refused(&noise("vllm-0.33-f64", r#","pos":1"#));

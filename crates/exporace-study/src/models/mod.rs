@@ -40,6 +40,7 @@ mod model;
 mod mrv2;
 mod murmur;
 mod race;
+mod splitmix;
 mod torch_cpu;
 mod torch_cuda;
 
@@ -56,5 +57,6 @@ pub use murmur::{
 };
 pub use race::{InvQBounds, fill_model_inv_q, race_model};
 pub(crate) use race::{LANES, LaneWords, for_each_token, lane_words, race_words};
+pub use splitmix::{VllmCpuSplitMix, vllm_cpu_bits, vllm_cpu_key, vllm_cpu_uniform};
 pub use torch_cpu::TorchCpu;
 pub use torch_cuda::{FASTLOG_LEN, TorchCpuCompiled, TorchCuda, fastlog_table};

