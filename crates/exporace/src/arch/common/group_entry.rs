@@ -4,8 +4,9 @@
 //! on the set's steps.
 
 /// Defines `group_keys`, the group pass over a chunk through `$driver`
-/// (`group_span` or `group_chunk`) on the steps `$lanes`: each part's row
-/// keys appended to `keys`, and the largest input bits kept.
+/// (`group_span` or `group_chunk`, as the invoking module imports it) on
+/// the steps `$lanes`: each part's row keys appended to `keys`, and the
+/// largest input bits kept.
 macro_rules! group_keys_on {
     ($driver:ident, $lanes:ty) => {
         /// The group pass over a chunk on this instruction set's steps, through
@@ -17,7 +18,7 @@ macro_rules! group_keys_on {
             noise: &[T],
             keys: &mut alloc::vec::Vec<[u32; $crate::arch::common::sizes::GROUP]>,
         ) -> u32 {
-            $crate::arch::common::$driver::group_keys::<$lanes, T, NOISE_CHECK>(p, d, noise, keys)
+            $driver::group_keys::<$lanes, T, NOISE_CHECK>(p, d, noise, keys)
         }
     };
 }

@@ -2,7 +2,7 @@
 //! (`arch::common::group_span`): LLVM vectorises them for SSE2 and AVX2.
 
 use crate::arch::common::group_entry::group_keys_on;
-use crate::arch::common::group_span::{SpanSteps, zip_steps};
+use crate::arch::common::group_span::{self, SpanSteps, zip_steps};
 use crate::arch::common::sizes::{GROUP, LANES, SPAN};
 use crate::float::NoiseFloat;
 

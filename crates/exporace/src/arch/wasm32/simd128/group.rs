@@ -24,7 +24,7 @@ use core::arch::wasm32::{
 };
 
 use crate::arch::common::group_entry::group_keys_on;
-use crate::arch::common::group_span::{SpanSteps, zip_steps};
+use crate::arch::common::group_span::{self, SpanSteps, zip_steps};
 use crate::arch::common::sizes::{GROUP, LANES, SPAN};
 use crate::float::NoiseFloat;
 

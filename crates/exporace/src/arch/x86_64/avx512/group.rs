@@ -17,7 +17,7 @@ use core::arch::x86_64::{
 };
 
 use crate::arch::common::bounds::SCALE;
-use crate::arch::common::group_chunk::GroupLanes;
+use crate::arch::common::group_chunk::{self, GroupLanes};
 use crate::arch::common::group_entry::group_keys_on;
 use crate::arch::common::sizes::{GROUP, LANES, SPAN};
 
