@@ -32,9 +32,13 @@ fi
 rm -rf "$out"
 mkdir -p "$out"
 
+# The `wasm` profile (.cargo/config.toml): `release`, with every crate
+# but the kernels and the bindings built for size.
+profile=wasm
+
 step "single-threaded wasm"
-cargo build -p exporace-wasm --target wasm32-unknown-unknown --release
-wasm=target/wasm32-unknown-unknown/release/exporace_wasm.wasm
+cargo build -p exporace-wasm --target wasm32-unknown-unknown --profile "$profile"
+wasm=target/wasm32-unknown-unknown/$profile/exporace_wasm.wasm
 bindgen "$wasm" web "$out/web" "${restartable[@]}" "${small[@]}"
 bindgen "$wasm" nodejs "$out/node" "${restartable[@]}" "${small[@]}"
 # Both builds' wasm files are the same bytes: the nodejs glue reads the web
@@ -70,9 +74,9 @@ if [ "$threads" = 1 ]; then
  -C link-arg=--export=__wasm_init_tls -C link-arg=--export=__tls_size \
  -C link-arg=--export=__tls_align -C link-arg=--export=__tls_base" \
     CARGO_TARGET_DIR="$PWD/../../../target/threads" \
-    cargo build --manifest-path ../Cargo.toml --target wasm32-unknown-unknown --release \
+    cargo build --manifest-path ../Cargo.toml --target wasm32-unknown-unknown --profile "$profile" \
       --features threads -Z build-std=panic_abort,std)
-  bindgen target/threads/wasm32-unknown-unknown/release/exporace_wasm.wasm web "$out/threads" "${small[@]}"
+  bindgen "target/threads/wasm32-unknown-unknown/$profile/exporace_wasm.wasm" web "$out/threads" "${small[@]}"
   # The pool's workers import the glue by its file name (wasm-bindgen-rayon's
   # own `import('../../..')` names a directory, which only bundlers resolve),
   # so the same files run unbundled and bundled.

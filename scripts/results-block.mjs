@@ -11,7 +11,10 @@ export function replaceBlock(file, name, text) {
   const a = md.indexOf(open);
   const b = md.indexOf(close);
   if (a < 0 || b < a) throw new Error(`${file}: no ${open} ... ${close} block`);
-  const next = `${md.slice(0, a + open.length)}\n${text.trim()}\n${md.slice(b)}`;
+  // The block takes the indentation of its opening marker (inside a list item).
+  const indent = md.slice(md.lastIndexOf("\n", a) + 1, a);
+  const body = text.trim().split("\n").map((line) => (line ? indent + line : line)).join("\n");
+  const next = `${md.slice(0, a + open.length)}\n${body}\n${indent}${md.slice(b)}`;
   if (next !== md) writeFileSync(file, next);
   return next !== md;
 }

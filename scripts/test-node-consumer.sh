@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Packs pkg/ with `npm pack`, installs the tarball into a new project outside
 # the repository, and runs the consumer tests there: ES module import,
-# CommonJS require, garbage input, and a strict TypeScript check of the
+# CommonJS require, garbage input, the tarball's size against its budget
+# (size.test.mjs), and a strict TypeScript check of the
 # declarations. Needs `npm run build` first.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -29,7 +30,8 @@ for config in tsconfig.json tsconfig.nodom.json tsconfig.bundler.json tsconfig.c
   "$root/node_modules/.bin/tsc" -p "$config"
 done
 echo "typescript: the declarations check under --strict (nodenext with and without dom, bundler, CommonJS), without skipLibCheck"
-EXPORACE_GOLDEN="$root/tests/golden" EXPORACE_EXAMPLES="$root/docs/examples" node --test esm.test.mjs cjs.test.cjs garbage.test.mjs core-values.test.mjs safetensors.test.mjs tensors.test.mjs wasm-array.test.mjs exports.test.mjs reports.test.mjs forensics.test.mjs async.test.mjs fuzz.test.mjs
+EXPORACE_GOLDEN="$root/tests/golden" EXPORACE_EXAMPLES="$root/docs/examples" \
+  EXPORACE_ROOT="$root" EXPORACE_TARBALL="$work/$tarball" node --test size.test.mjs esm.test.mjs cjs.test.cjs garbage.test.mjs core-values.test.mjs safetensors.test.mjs tensors.test.mjs wasm-array.test.mjs exports.test.mjs reports.test.mjs forensics.test.mjs async.test.mjs fuzz.test.mjs
 
 # The package README's example, run as written from the installed tarball.
 awk '/^```js$/{on=1; next} /^```$/{if (on) exit} on' "$root/crates/exporace-wasm/README.md" >readme-example.mjs

@@ -1,0 +1,26 @@
+// The packed tarball's size, held under budgets. The budgets are the sizes
+// measured by `node scripts/package-size.mjs` when they were set, plus about
+// 5% for growth; benches/package-size.json records the latest measurement
+// beside them. A change that crosses a budget should say in its commit what
+// grew (scripts/package-size.mjs gives each wasm file's bytes) and, if the
+// growth is kept, raise the budget here with the new measurement.
+//
+// Set 2026-12-06 from a build of scripts/build-pkg.sh (web, node and threads;
+// the `wasm` profile): 1,975,826 bytes packed, 10,017,782 unpacked (the
+// single-threaded wasm 4,623,216 bytes, the threaded 5,033,740).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+
+export const BUDGET_PACKED_BYTES = 2_075_000;
+export const BUDGET_UNPACKED_BYTES = 10_520_000;
+
+const { measure } = await import(`${process.env.EXPORACE_ROOT}/scripts/package-size.mjs`);
+const size = measure(process.env.EXPORACE_TARBALL);
+
+test(`the tarball packs within ${BUDGET_PACKED_BYTES} bytes`, () => {
+  assert.ok(size.packed_bytes <= BUDGET_PACKED_BYTES, `packed: ${size.packed_bytes} bytes; wasm: ${JSON.stringify(size.wasm)}`);
+});
+
+test(`the package unpacks within ${BUDGET_UNPACKED_BYTES} bytes`, () => {
+  assert.ok(size.unpacked_bytes <= BUDGET_UNPACKED_BYTES, `unpacked: ${size.unpacked_bytes} bytes; wasm: ${JSON.stringify(size.wasm)}`);
+});
