@@ -9,6 +9,9 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
+#[path = "../../exporace/tests/common/conformance.rs"]
+mod conformance;
+
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
@@ -214,6 +217,10 @@ fn every_fused_gumbel_argmax_id_of_the_committed_run_is_equal() {
     assert_eq!(rows.len() as u64, count(g, "cases"));
     assert_eq!(count(g, "equal"), count(g, "ids"));
     assert!(count(g, "ids") >= 500, "{g}");
+    assert_eq!(
+        conformance::documented("`vllm-cpu-0.32`"),
+        [(count(g, "equal"), count(g, "ids"))]
+    );
     let seen: u64 = rows.iter().map(|c| count(c, "seeds")).sum();
     assert_eq!(seen, count(g, "ids"));
     for c in rows {

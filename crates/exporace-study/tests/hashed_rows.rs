@@ -11,11 +11,14 @@
 //! the checkout, as for every developer and CI, every row and id of it is
 //! checked too.
 
+#[path = "../../exporace/tests/common/conformance.rs"]
+mod conformance;
 #[path = "common/hashed_rows.rs"]
 mod hashed_rows;
 
 use std::path::Path;
 
+use conformance::documented;
 use hashed_rows::{Arrays, npz, sglang_rows, subset, vllm_rows};
 
 use exporace_study::hashed_sample::{VllmRow, sglang_sample, vllm_gumbel_sample};
@@ -28,9 +31,9 @@ fn full() -> Option<Arrays> {
 }
 
 /// The ids of vLLM's own `gumbel_sample` and SGLang's compiled
-/// `multinomial_with_seed`; the number of ids compared.
-fn ids(a: &Arrays) -> usize {
-    let mut compared = 0;
+/// `multinomial_with_seed`; the numbers of ids compared (vLLM, SGLang).
+fn ids(a: &Arrays) -> (u64, u64) {
+    let (mut compared, mut sglang) = (0, 0);
     for v in ["V8192", "V152064"] {
         let logits = a[&format!("vllm033_argmax/{v}/logits")].f32s();
         let width = a[&format!("vllm033_argmax/{v}/logits")].shape[1];
@@ -67,10 +70,10 @@ fn ids(a: &Arrays) -> usize {
             let got =
                 sglang_sample(&logprobs[r * width..(r + 1) * width], seeds[r], pos[r]).unwrap();
             assert_eq!(got as u64, id, "sglang {m} row {r}");
-            compared += 1;
+            sglang += 1;
         }
     }
-    compared
+    (compared, sglang)
 }
 
 #[test]
@@ -78,8 +81,15 @@ fn committed_rows_match_the_gpu_bit_for_bit() {
     let a = subset();
     let tokens = |kind: &str| a[&format!("vllm033/{kind}/tokens")].shape[0];
     // 5 rows, 5 values a token, target and draft tokens.
-    assert_eq!(vllm_rows(&a), 5 * 5 * (tokens("target") + tokens("draft")));
-    assert_eq!(sglang_rows(&a), 6 * 192 * 2);
+    let n = vllm_rows(&a);
+    assert_eq!(n, 5 * 5 * (tokens("target") + tokens("draft")));
+    assert_eq!(
+        documented("`vllm-0.33-f32`, `vllm-0.33-f64`")[0],
+        (n as u64, n as u64)
+    );
+    let n = sglang_rows(&a);
+    assert_eq!(n, 6 * 192 * 2);
+    assert_eq!(documented("`sglang-0.5`")[0], (n as u64, n as u64));
 }
 
 #[test]
@@ -90,8 +100,17 @@ fn every_row_and_id_of_the_engines_file_matches() {
         );
         return;
     };
-    let values = vllm_rows(&a);
-    assert_eq!(values, 2 * 5 * 8192 * 5);
-    assert_eq!(sglang_rows(&a), 6 * 8192 * 2);
-    assert_eq!(ids(&a), 2 * 2 * 2 * (8 + 4) + 6 + 3);
+    let n = vllm_rows(&a) as u64;
+    assert_eq!(n, 2 * 5 * 8192 * 5);
+    assert_eq!(documented("`vllm-0.33-f32`, `vllm-0.33-f64`")[1], (n, n));
+    let n = sglang_rows(&a) as u64;
+    assert_eq!(n, 6 * 8192 * 2);
+    assert_eq!(documented("`sglang-0.5`")[1], (n, n));
+    let (vllm, sglang) = ids(&a);
+    assert_eq!(documented("vLLM 0.33 `gumbel_sample`"), [(vllm, vllm)]);
+    assert_eq!(
+        documented("SGLang `multinomial_with_seed`"),
+        [(sglang, sglang)]
+    );
+    assert_eq!((vllm, sglang), (2 * 2 * 2 * (8 + 4), 6 + 3));
 }
