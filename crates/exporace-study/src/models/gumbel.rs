@@ -80,7 +80,93 @@ fn by_precision<T: NoiseFloat>(f32_value: f64, f64_value: f64) -> f64 {
     }
 }
 
-recipe! {
+/// A Gumbel recipe: its type (`recipe!`) and its [`NoiseModel`]. It reads
+/// raw integers with `words` (the reader, the largest integer and the
+/// lattice cell), draws the uniform and whether it was clamped, then E, with
+/// `draw`, and documents the `facts` given and the `numbers`, each a pair
+/// `(f32, f64)` chosen by the noise type.
+macro_rules! gumbel_recipe {
+    (
+        $(#[$doc:meta])*
+        $model:ident {
+            words: $raw:path, $raw_max:expr, $cell:ident;
+            draw: $uniform:ident, $e:ident;
+            facts: { $($text:ident: $value:expr,)* }
+            numbers: { $($number:ident: ($f32:expr, $f64:expr),)* }
+        }
+    ) => {
+        recipe! {
+            $(#[$doc])*
+            $model
+        }
+
+        impl<T: NoiseFloat> NoiseModel for $model<T> {
+            type Float = T;
+
+            fn facts(&self) -> ModelFacts {
+                ModelFacts {
+                    precision: T::PRECISION,
+                    kind: NoiseKind::Gumbel,
+                    $($text: $value,)*
+                    $($number: by_precision::<T>($f32, $f64),)*
+                }
+            }
+
+            fn raw(&self, w: [u32; 4]) -> u64 {
+                $raw(w)
+            }
+
+            fn raw_max(&self) -> u64 {
+                $raw_max
+            }
+
+            fn transform(&self, raw: u64) -> Draw<T> {
+                let (u, clamped) = $uniform::<T>(raw);
+                gumbel_draw(raw, u, $e(u), clamped)
+            }
+
+            fn cell(&self, raw: u64) -> (u64, u64) {
+                $cell::<T>(raw)
+            }
+        }
+    };
+}
+
+/// `tl.rand`'s uniform of a folded 31-bit index, never clamped.
+fn triton_uniform<T: NoiseFloat>(raw: u64) -> (T, bool) {
+    (T::from_f32(triton_scale(raw as u32)), false)
+}
+
+/// `tl.rand`'s uniform of a folded 31-bit index, clamped to at least
+/// `TRITON_RAND_SCALE`.
+fn triton_clamped<T: NoiseFloat>(raw: u64) -> (T, bool) {
+    let u32v = triton_scale(raw as u32);
+    let clamped = u32v < TRITON_RAND_SCALE;
+    (
+        T::from_f32(if clamped { TRITON_RAND_SCALE } else { u32v }),
+        clamped,
+    )
+}
+
+/// `tl_rand64`'s uniform of a 64-bit word, clamped to at least the
+/// smallest positive normal of the noise type.
+fn rand64_clamped<T: NoiseFloat>(raw: u64) -> (T, bool) {
+    let u: T = u64_uniform(raw);
+    let clamped = u < T::MIN_POSITIVE;
+    (if clamped { T::MIN_POSITIVE } else { u }, clamped)
+}
+
+/// The lattice cell of a 31-bit index as `NoiseModel::cell` gives it by
+/// default: the index alone.
+#[allow(
+    clippy::extra_unused_type_parameters,
+    reason = "called as `u64_cell` is, with the noise type"
+)]
+fn one_cell<T: NoiseFloat>(raw: u64) -> (u64, u64) {
+    (raw, raw)
+}
+
+gumbel_recipe! {
     /// `triton-classic`: MRV2's Gumbel noise before #45996.
     ///
     /// `tl.rand` folds the first Philox word, read as `i32`, to `-x - 1` when
@@ -90,44 +176,27 @@ recipe! {
     /// Triton); f64 compares precisions on the same bits.
     ///
     /// Its facts: the [catalogue table](crate::models#catalogue).
-    TritonClassic
-}
-
-impl<T: NoiseFloat> NoiseModel for TritonClassic<T> {
-    type Float = T;
-
-    fn facts(&self) -> ModelFacts {
-        ModelFacts {
+    TritonClassic {
+        words: lattice::triton, lattice::TRITON_MAX, one_cell;
+        draw: triton_uniform, classic_e;
+        facts: {
             name: "triton-classic",
-            precision: T::PRECISION,
-            kind: NoiseKind::Gumbel,
             lattice: "tl.rand: u = f32(x) * 4.6566127342e-10, x the folded i32 word; u in [0, 1 - 2^-24]",
             transform: "G = -ln(-ln u) in the noise type (libdevice __nv_logf / __nv_log)",
             clamp: "none; u = 0 gives G = -inf",
-            min_positive_e: by_precision::<T>(5.960464477539063e-08, 5.960464655174753e-08),
-            max_finite_gumbel: by_precision::<T>(16.63553237915039, 16.635532303636364),
-            p_zero: 0.0,
-            p_infinite: 4.656612873077393e-10,
             source: "vllm/v1/worker/gpu/sample/gumbel.py before #45996; triton/language/random.py",
             stream: "Triton Philox: exact replay of tl.rand (draw_triton, draw_mrv2)",
         }
-    }
-
-    fn raw(&self, w: [u32; 4]) -> u64 {
-        lattice::triton(w)
-    }
-
-    fn raw_max(&self) -> u64 {
-        lattice::TRITON_MAX
-    }
-
-    fn transform(&self, raw: u64) -> Draw<T> {
-        let u = T::from_f32(triton_scale(raw as u32));
-        gumbel_draw(raw, u, classic_e(u), false)
+        numbers: {
+            min_positive_e: (5.960464477539063e-08, 5.960464655174753e-08),
+            max_finite_gumbel: (16.63553237915039, 16.635532303636364),
+            p_zero: (0.0, 0.0),
+            p_infinite: (4.656612873077393e-10, 4.656612873077393e-10),
+        }
     }
 }
 
-recipe! {
+gumbel_recipe! {
     /// `triton-flipped`: MRV2's Gumbel noise after #45996.
     ///
     /// `tl.rand` as [`TritonClassic`]; the clamp keeps E > 0, and the smallest
@@ -135,42 +204,23 @@ recipe! {
     /// `log1p` and `__nv_log`.
     ///
     /// Its facts: the [catalogue table](crate::models#catalogue).
-    TritonFlipped
-}
-
-impl<T: NoiseFloat> NoiseModel for TritonFlipped<T> {
-    type Float = T;
-
-    fn facts(&self) -> ModelFacts {
-        ModelFacts {
+    TritonFlipped {
+        words: lattice::triton, lattice::TRITON_MAX, one_cell;
+        draw: triton_clamped, flipped_e;
+        facts: {
             name: "triton-flipped",
-            precision: T::PRECISION,
-            kind: NoiseKind::Gumbel,
             lattice: "tl.rand clamped: u = max(f32(x) * 4.6566127342e-10, 4.6566127342e-10)",
             transform: "G = -ln(-ln_1p(-u)) in the noise type (libdevice __nv_log1pf, __nv_logf at f32)",
             clamp: "u >= 4.6566127342e-10 (f32 2^-31 (1 - 2^-24))",
-            min_positive_e: by_precision::<T>(4.6566125955216364e-10, 4.6566125966058386e-10),
-            max_finite_gumbel: by_precision::<T>(21.48756217956543, 21.48756265673012),
-            p_zero: 0.0,
-            p_infinite: 0.0,
             source: "vLLM #45996; triton/language/random.py",
             stream: "Triton Philox: exact replay of tl.rand (draw_triton, draw_mrv2)",
         }
-    }
-
-    fn raw(&self, w: [u32; 4]) -> u64 {
-        lattice::triton(w)
-    }
-
-    fn raw_max(&self) -> u64 {
-        lattice::TRITON_MAX
-    }
-
-    fn transform(&self, raw: u64) -> Draw<T> {
-        let u32v = triton_scale(raw as u32);
-        let clamped = u32v < TRITON_RAND_SCALE;
-        let u = T::from_f32(if clamped { TRITON_RAND_SCALE } else { u32v });
-        gumbel_draw(raw, u, flipped_e(u), clamped)
+        numbers: {
+            min_positive_e: (4.6566125955216364e-10, 4.6566125966058386e-10),
+            max_finite_gumbel: (21.48756217956543, 21.48756265673012),
+            p_zero: (0.0, 0.0),
+            p_infinite: (0.0, 0.0),
+        }
     }
 }
 
@@ -247,7 +297,7 @@ fn u64_uniform<T: NoiseFloat>(raw: u64) -> T {
     u * T::from_f64(super::lattice::pow2(-64))
 }
 
-recipe! {
+gumbel_recipe! {
     /// `u64-f32-flipped`: a 64-bit uniform with the flipped transform.
     ///
     /// The conversion rounds to nearest, so u rounds to 1 for the top words.
@@ -256,50 +306,27 @@ recipe! {
     /// `libm`'s `log1p`.
     ///
     /// Its facts: the [catalogue table](crate::models#catalogue).
-    U64Flipped
-}
-
-impl<T: NoiseFloat> NoiseModel for U64Flipped<T> {
-    type Float = T;
-
-    fn facts(&self) -> ModelFacts {
-        ModelFacts {
+    U64Flipped {
+        words: lattice::rand64, u64::MAX, u64_cell;
+        draw: rand64_clamped, flipped_e;
+        facts: {
             name: "u64-f32-flipped",
-            precision: T::PRECISION,
-            kind: NoiseKind::Gumbel,
             lattice: "u = max(T(w1 << 32 | w0) * 2^-64, MIN_POSITIVE) (tl_rand64: word 0 low; the conversion rounds)",
             transform: "G = -ln(-ln_1p(-u)) in the noise type (libdevice __nv_log1pf, __nv_logf at f32)",
             clamp: "u >= smallest positive normal; u = 1 gives G = -inf",
-            min_positive_e: by_precision::<T>(1.1754943508222875e-38, 2.2250738585072014e-308),
-            max_finite_gumbel: by_precision::<T>(87.3365478515625, 708.3964185322641),
-            p_zero: 0.0,
-            p_infinite: by_precision::<T>(2.9802322387695312e-08, 5.551115123125783e-17),
             source: "vLLM #47524 (tl_rand64)",
             stream: "Triton Philox: exact replay of tl_rand64 (draw_triton, draw_mrv2)",
         }
-    }
-
-    fn raw(&self, w: [u32; 4]) -> u64 {
-        lattice::rand64(w)
-    }
-
-    fn raw_max(&self) -> u64 {
-        u64::MAX
-    }
-
-    fn transform(&self, raw: u64) -> Draw<T> {
-        let u: T = u64_uniform(raw);
-        let clamped = u < T::MIN_POSITIVE;
-        let u = if clamped { T::MIN_POSITIVE } else { u };
-        gumbel_draw(raw, u, flipped_e(u), clamped)
-    }
-
-    fn cell(&self, raw: u64) -> (u64, u64) {
-        u64_cell::<T>(raw)
+        numbers: {
+            min_positive_e: (1.1754943508222875e-38, 2.2250738585072014e-308),
+            max_finite_gumbel: (87.3365478515625, 708.3964185322641),
+            p_zero: (0.0, 0.0),
+            p_infinite: (2.9802322387695312e-08, 5.551115123125783e-17),
+        }
     }
 }
 
-recipe! {
+gumbel_recipe! {
     /// `u64-f64-classic`: `tl_rand64` with the classic transform, as MRV2's
     /// `--use-fp64-gumbel`.
     ///
@@ -308,46 +335,23 @@ recipe! {
     /// to 2^-53 in f64. f64 is bit-exact with Triton.
     ///
     /// Its facts: the [catalogue table](crate::models#catalogue).
-    U64Classic
-}
-
-impl<T: NoiseFloat> NoiseModel for U64Classic<T> {
-    type Float = T;
-
-    fn facts(&self) -> ModelFacts {
-        ModelFacts {
+    U64Classic {
+        words: lattice::rand64, u64::MAX, u64_cell;
+        draw: rand64_clamped, classic_e;
+        facts: {
             name: "u64-f64-classic",
-            precision: T::PRECISION,
-            kind: NoiseKind::Gumbel,
             lattice: "u = max(T(w1 << 32 | w0) * 2^-64, MIN_POSITIVE) (tl_rand64: word 0 low; the conversion rounds)",
             transform: "G = -ln(-ln u) in the noise type (libdevice __nv_log at f64, __nv_logf at f32)",
             clamp: "u >= smallest positive normal; u = 1 gives G = +inf",
-            min_positive_e: by_precision::<T>(5.960464477539063e-08, 1.1102230246251565e-16),
-            max_finite_gumbel: by_precision::<T>(16.63553237915039, 36.7368005696771),
-            p_zero: by_precision::<T>(2.9802322387695312e-08, 5.551115123125783e-17),
-            p_infinite: 0.0,
             source: "vLLM MRV2 --use-fp64-gumbel (tl_rand64)",
             stream: "Triton Philox: exact replay of tl_rand64 (draw_triton, draw_mrv2)",
         }
-    }
-
-    fn raw(&self, w: [u32; 4]) -> u64 {
-        lattice::rand64(w)
-    }
-
-    fn raw_max(&self) -> u64 {
-        u64::MAX
-    }
-
-    fn transform(&self, raw: u64) -> Draw<T> {
-        let u: T = u64_uniform(raw);
-        let clamped = u < T::MIN_POSITIVE;
-        let u = if clamped { T::MIN_POSITIVE } else { u };
-        gumbel_draw(raw, u, classic_e(u), clamped)
-    }
-
-    fn cell(&self, raw: u64) -> (u64, u64) {
-        u64_cell::<T>(raw)
+        numbers: {
+            min_positive_e: (5.960464477539063e-08, 1.1102230246251565e-16),
+            max_finite_gumbel: (16.63553237915039, 36.7368005696771),
+            p_zero: (2.9802322387695312e-08, 5.551115123125783e-17),
+            p_infinite: (0.0, 0.0),
+        }
     }
 }
 

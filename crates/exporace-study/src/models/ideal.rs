@@ -44,17 +44,11 @@ impl<T: NoiseFloat> NoiseModel for Ideal<T> {
     fn transform(&self, raw: u64) -> Draw<T> {
         let u = raw as f64 * super::lattice::pow2(-53);
         let e = T::from_f64(exporace::noise::flipped_exp(u));
-        Draw {
-            raw,
-            uniform: u,
-            value: e,
-            e,
-            kind: NoiseKind::Exponential,
-            branch: if raw == 0 {
-                Branch::Zero
-            } else {
-                Branch::Normal
-            },
-        }
+        let branch = if raw == 0 {
+            Branch::Zero
+        } else {
+            Branch::Normal
+        };
+        Draw::exponential(raw, u, e, branch)
     }
 }

@@ -51,6 +51,18 @@ pub struct Draw<T> {
 }
 
 impl<T: NoiseFloat> Draw<T> {
+    /// The draw of an exponential recipe, whose value is E itself.
+    pub(crate) fn exponential(raw: u64, uniform: f64, e: T, branch: Branch) -> Self {
+        Draw {
+            raw,
+            uniform,
+            value: e,
+            e,
+            kind: NoiseKind::Exponential,
+            branch,
+        }
+    }
+
     /// The multiplier of the race `w * inv_q`: `1 / E`, or `e^G` for Gumbel
     /// recipes (which engines add to logits instead; the argmax is the same
     /// up to the rounding of `e^G`).

@@ -50,17 +50,11 @@ impl<T: NoiseFloat> NoiseModel for TorchCpu<T> {
 
     fn transform(&self, raw: u64) -> Draw<T> {
         let d = exponential_of_lattice::<T>(raw);
-        Draw {
-            raw: d.lattice,
-            uniform: d.uniform,
-            value: d.value,
-            e: d.value,
-            kind: NoiseKind::Exponential,
-            branch: if d.value == T::ZERO {
-                Branch::Zero
-            } else {
-                Branch::Normal
-            },
-        }
+        let branch = if d.value == T::ZERO {
+            Branch::Zero
+        } else {
+            Branch::Normal
+        };
+        Draw::exponential(d.lattice, d.uniform, d.value, branch)
     }
 }

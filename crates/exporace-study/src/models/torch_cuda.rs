@@ -155,14 +155,7 @@ impl NoiseModel for TorchCuda<f32> {
             };
             (e, Branch::Normal)
         };
-        Draw {
-            raw,
-            uniform: u as f64,
-            value: e,
-            e,
-            kind: NoiseKind::Exponential,
-            branch,
-        }
+        Draw::exponential(raw, u as f64, e, branch)
     }
 }
 
@@ -204,14 +197,7 @@ impl NoiseModel for TorchCuda<f64> {
         } else {
             (-libm::log(u), Branch::Normal)
         };
-        Draw {
-            raw,
-            uniform: u,
-            value: e,
-            e,
-            kind: NoiseKind::Exponential,
-            branch,
-        }
+        Draw::exponential(raw, u, e, branch)
     }
 }
 
@@ -262,13 +248,6 @@ impl NoiseModel for TorchCpuCompiled {
         } else {
             (-libm::logf(u), Branch::Normal)
         };
-        Draw {
-            raw,
-            uniform: u as f64,
-            value: e,
-            e,
-            kind: NoiseKind::Exponential,
-            branch,
-        }
+        Draw::exponential(raw, u as f64, e, branch)
     }
 }
