@@ -7,6 +7,9 @@
 
 #[path = "../../exporace/tests/common/conformance.rs"]
 mod conformance;
+#[path = "common/npz.rs"]
+#[allow(dead_code, reason = "the sweep reads one int8 array's bytes")]
+mod npz;
 #[path = "common/triton_rows.rs"]
 mod triton_rows;
 
@@ -70,49 +73,14 @@ fn models_replay_mrv2_bit_for_bit() {
     }
 }
 
-/// The int8 array `name` of the sweep's `.npz` (a zip of deflated `.npy` files).
-fn npz_int8(zip: &[u8], name: &str) -> Vec<i8> {
-    let mut at = 0;
-    while at + 30 <= zip.len() && zip[at..at + 4] == [0x50, 0x4B, 0x03, 0x04] {
-        let u16_at = |i: usize| u16::from_le_bytes([zip[i], zip[i + 1]]) as usize;
-        let u32_at = |i: usize| u32::from_le_bytes(zip[i..i + 4].try_into().unwrap()) as usize;
-        let (method, mut size) = (u16_at(at + 8), u32_at(at + 18));
-        let (name_len, extra_len) = (u16_at(at + 26), u16_at(at + 28));
-        let file_name = &zip[at + 30..at + 30 + name_len];
-        let extra = at + 30 + name_len;
-        if size == 0xFFFF_FFFF {
-            // Zip64: the extra field 0x0001 holds the uncompressed, then the
-            // compressed size, 8 bytes each.
-            assert_eq!(u16_at(extra), 1, "zip64 extra field");
-            size = u64::from_le_bytes(zip[extra + 12..extra + 20].try_into().unwrap()) as usize;
-        }
-        let data = extra + extra_len;
-        if file_name == format!("{name}.npy").as_bytes() {
-            assert_eq!(method, 8, "deflated");
-            let npy =
-                miniz_oxide::inflate::decompress_to_vec(&zip[data..data + size]).expect("inflates");
-            assert_eq!(&npy[..6], b"\x93NUMPY");
-            let header_len = u16::from_le_bytes([npy[8], npy[9]]) as usize;
-            let header = core::str::from_utf8(&npy[10..10 + header_len]).unwrap();
-            assert!(
-                header.contains("'|i1'") && header.contains("False"),
-                "{header}"
-            );
-            return npy[10 + header_len..].iter().map(|&b| b as i8).collect();
-        }
-        at = data + size;
-    }
-    panic!("{name}.npy not in the archive");
-}
-
 /// How many fp32 in [0.5, 2) have an emulated `tl.log(x)` whose distance in
 /// ulps from the correctly rounded `ln x` differs from the GPU's (1.33 million
 /// of the 16.8 million are one ulp off on the GPU).
 fn sweep_mismatches() -> usize {
-    let deltas = npz_int8(
-        include_bytes!("fixtures/triton_log_f32_sweep.npz"),
-        "log_minus_cr_ulps",
-    );
+    let arrays = npz::read(include_bytes!("fixtures/triton_log_f32_sweep.npz"));
+    let sweep = &arrays["log_minus_cr_ulps"];
+    assert_eq!(sweep.descr, "|i1");
+    let deltas: Vec<i8> = sweep.data.iter().map(|&b| b as i8).collect();
     assert_eq!(deltas.len(), 1 << 24);
     let chunks: Vec<(usize, usize)> = (0..64).map(|c| (c << 18, (c + 1) << 18)).collect();
     let per_chunk: Vec<(usize, [usize; 3])> = std::thread::scope(|s| {
