@@ -7,6 +7,7 @@ use alloc::vec::Vec;
 
 use super::rows::CHUNK;
 use crate::arch::common::sizes::{BLOCK, LANES};
+use crate::float::NoiseFloat;
 use crate::kernel::row::race;
 use crate::kernel::weights::Weights;
 use crate::policy::NanPolicy;
@@ -14,52 +15,27 @@ use crate::race::scalar;
 use crate::standings::Form;
 use crate::test_inputs::{Mix, key};
 
+/// Whether a race of plain weights `p` under `noise` finds every value valid.
+fn clean<T: NoiseFloat>(form: Form, p: &[f32], noise: &[T]) -> bool {
+    race(form, Weights::Plain(p), noise, NanPolicy::NanNeverWins).clean
+}
+
 #[test]
 fn clean_flags_every_invalid_value() {
     let mut p = [0.5f32; 3 * BLOCK];
     let noise = [1.0f64; 3 * BLOCK];
-    assert!(
-        race(
-            Form::Mul,
-            Weights::Plain(&p),
-            &noise,
-            NanPolicy::FirstNanWins
-        )
-        .clean
-    );
+    assert!(clean(Form::Mul, &p, &noise));
     for bad in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY, -1e-30] {
         p[2 * BLOCK + 7] = bad;
-        let scan = race(
-            Form::Mul,
-            Weights::Plain(&p),
-            &noise,
-            NanPolicy::NanNeverWins,
-        );
-        assert!(!scan.clean, "{bad}");
+        assert!(!clean(Form::Mul, &p, &noise), "{bad}");
     }
     let p = [0.5f32; 40];
     let mut noise = [1.0f32; 40];
-    noise[39] = -0.5;
-    assert!(
-        !race(
-            Form::Div,
-            Weights::Plain(&p),
-            &noise,
-            NanPolicy::NanNeverWins
-        )
-        .clean
-    );
     // `w / -0.0` is `-inf`: refused too.
-    noise[39] = -0.0;
-    assert!(
-        !race(
-            Form::Div,
-            Weights::Plain(&p),
-            &noise,
-            NanPolicy::NanNeverWins
-        )
-        .clean
-    );
+    for bad in [-0.5, -0.0] {
+        noise[39] = bad;
+        assert!(!clean(Form::Div, &p, &noise), "{bad}");
+    }
 }
 
 #[test]
