@@ -2,6 +2,9 @@
 //! target under test: natively by `tests/hashed_rows.rs`, in the browser by
 //! the wasm crate's `tests/hashed_rows.rs`.
 
+// Each test file compiles this module and uses some of its helpers.
+#![allow(dead_code)]
+
 #[path = "npz.rs"]
 pub mod npz;
 

@@ -1,6 +1,9 @@
 //! The conformance table of `docs/forensics.md`: the tests that measure a
 //! replay assert the count the table states for it.
 
+// Each test file compiles this module and uses some of its helpers.
+#![allow(dead_code)]
+
 /// The "matched" cell of the row whose first cell is `replay`, as its
 /// `matched / total` pairs (several where the cell lists several fixtures).
 pub fn documented(replay: &str) -> Vec<(u64, u64)> {
