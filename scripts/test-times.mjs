@@ -4,7 +4,7 @@
 // gives a step's start time, and a `(name: Ns)` line its own duration. Writes
 // benches/test-times.json and the sentence in benches/README.md.
 //
-// Usage: node scripts/test-times.mjs LOG [--out JSON]
+// Usage: node scripts/test-times.mjs LOG [--out JSON] [--note TEXT]
 import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
@@ -44,11 +44,11 @@ function main() {
   const args = process.argv.slice(2);
   const log = args[0];
   if (!log) {
-    console.error("usage: node scripts/test-times.mjs LOG [--out JSON]");
+    console.error("usage: node scripts/test-times.mjs LOG [--out JSON] [--note TEXT]");
     process.exit(2);
   }
-  const i = args.indexOf("--out");
-  const out = resolve(i < 0 ? join(root, "benches/test-times.json") : args[i + 1]);
+  const opt = (name) => (args.indexOf(name) < 0 ? null : args[args.indexOf(name) + 1]);
+  const out = resolve(opt("--out") ?? join(root, "benches/test-times.json"));
   const steps = durations(parseSteps(readFileSync(log, "utf8")));
   if (!steps.length || steps.at(-1).seconds === null) {
     console.error(`${log}: no complete run of npm test (the last step printed no duration)`);
@@ -60,6 +60,7 @@ function main() {
     commit: execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: root, encoding: "utf8" }).trim(),
     machine: { cpus: cpus().length, model: cpus()[0]?.model ?? null },
     total_seconds: total,
+    ...(opt("--note") ? { note: opt("--note") } : {}),
     steps,
   };
   writeFileSync(out, `${JSON.stringify(report, null, 1)}\n`);
