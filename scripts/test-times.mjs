@@ -4,7 +4,10 @@
 // gives a step's start time, and a `(name: Ns)` line its own duration. Writes
 // benches/test-times.json and the sentence in benches/README.md.
 //
-// Usage: node scripts/test-times.mjs LOG [--out JSON] [--note TEXT]
+// Usage: node scripts/test-times.mjs LOG [--out JSON] [--note TEXT] [--commit REV] [--partial]
+//   --commit   the commit the run tested (default: this checkout's HEAD)
+//   --partial  records a run that has not finished (or stopped): the steps
+//              that finished, and the one still running, as incomplete.
 import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
@@ -49,17 +52,22 @@ function main() {
   }
   const opt = (name) => (args.indexOf(name) < 0 ? null : args[args.indexOf(name) + 1]);
   const out = resolve(opt("--out") ?? join(root, "benches/test-times.json"));
-  const steps = durations(parseSteps(readFileSync(log, "utf8")));
+  let steps = durations(parseSteps(readFileSync(log, "utf8")));
+  const partial = args.includes("--partial");
+  let unfinished = null;
+  if (partial && steps.length && steps.at(-1).seconds === null) unfinished = steps.pop().name;
   if (!steps.length || steps.at(-1).seconds === null) {
-    console.error(`${log}: no complete run of npm test (the last step printed no duration)`);
+    console.error(`${log}: no complete run of npm test (the last step printed no duration; --partial records it)`);
     process.exit(1);
   }
   const total = steps.reduce((n, s) => n + s.seconds, 0);
   const report = {
     date: new Date().toISOString().slice(0, 10),
-    commit: execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: root, encoding: "utf8" }).trim(),
+    commit: opt("--commit") ?? execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: root, encoding: "utf8" }).trim(),
     machine: { cpus: cpus().length, model: cpus()[0]?.model ?? null },
     total_seconds: total,
+    complete: !unfinished,
+    ...(unfinished ? { unfinished_step: unfinished } : {}),
     ...(opt("--note") ? { note: opt("--note") } : {}),
     steps,
   };
@@ -68,7 +76,9 @@ function main() {
   const min = (s) => (s / 60).toFixed(1);
   const text =
     `Measured ${report.date} at ${report.commit} on ${report.machine.cpus} cores ` +
-    `([test-times.json](test-times.json)): ${min(total)} minutes; the longest steps: ` +
+    `([test-times.json](test-times.json)): ${min(total)} minutes` +
+    (unfinished ? ` for the steps before "${unfinished}", which had not finished` : "") +
+    "; the longest steps: " +
     longest.map((s) => `${s.name} (${min(s.seconds)})`).join(", ") + ".";
   if (out === join(root, "benches/test-times.json")) replaceBlock(join(root, "benches/README.md"), "test-times", text);
   console.log(text);
