@@ -18,6 +18,8 @@ use exporace::{Error, Result};
 pub const VLLM_BLOCK: usize = 1024;
 
 /// One row of vLLM's `gumbel_sample`.
+///
+/// No example: a plain record of one row's inputs; [`vllm_gumbel_sample`] shows one.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct VllmRow<'a> {
     /// The row's logits, fp32, one per vocab index.

@@ -58,6 +58,13 @@ pub const fn prefix(seed: u64, pos: u64, domain: u32) -> u32 {
 }
 
 /// The last block, the token, and the finaliser over a [`prefix`].
+///
+/// ```
+/// use exporace::murmur3::{finish, prefix};
+/// // One prefix per (seed, position), then one finish per token.
+/// let p = prefix(42, 3, 0);
+/// assert_ne!(finish(p, 0), finish(p, 1));
+/// ```
 #[inline(always)]
 pub const fn finish(prefix: u32, token: u32) -> u32 {
     fmix32(mix(prefix, token) ^ 16)
