@@ -251,6 +251,7 @@ const GOOD = {
   compare: () => [{ weights: [1, 0.5], models: ["ideal", "torch-cuda-f32"], row: 1, seed: 3n, nanPolicy: "reject" }],
   noise: () => [{ model: "ideal", count: 2, start: 1, address: "exporace", row: 0, seed: "5" }],
   deadZone: () => [{ weights: [1, 1e-9], model: "torch-cuda-f32" }],
+  sample: () => [{ model: "vllm-0.33-f32", logits: [0.5, 2, 1], seed: "5", pos: 3, temperature: 0.7, draft: true }],
   overflow: () => [{ weights: [1, 0.5], noise: [1, "inf"], form: "div", precision: "f64" }],
   models: () => [],
   run: () => [{ exporace: 1, op: "race", precision: "f32", nan_policy: "reject", seed: 1n, weights: [0.5, 0.25] }],

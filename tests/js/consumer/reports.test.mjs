@@ -18,6 +18,7 @@ const FIELDS = {
   dead_zone: ["model", "eMin", "eMax", "threshold", "count", "mass", "tokens"],
   exact: ["model", "probabilities"],
   experiment: ["model", "report"],
+  sample: ["model", "token"],
 };
 
 test("each example's report has its op's declared fields", () => {
