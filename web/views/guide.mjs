@@ -1,59 +1,25 @@
 // The first view: the many-tail race's key figure, live. The tails' exact
-// win probability against the gap under the ideal race and the engines' noise
-// (vLLM 0.31–0.34, vLLM 0.30, torch CUDA) or both pipelines (computed in the
-// theory worker, sampled finely where the curves bend), the gap slider, which
-// noise is which and each curve's floor explained, and the guide's numbers
-// for the gap on show.
+// win probability against the gap under the ideal race and both pipelines
+// (computed in the theory worker, sampled finely where the curves bend), the
+// gap slider, each curve's floor explained, and the guide's numbers for the
+// gap on show.
 import { ask, ex, modelFacts } from "../core.mjs";
 import { $, esc } from "../dom.mjs";
 import { fmt, fmtBounded } from "../format.mjs";
-import { IDEAL_COLOR, PRECISION_SHADES } from "../chart.mjs";
+import { IDEAL_COLOR, PRECISION_COLOR } from "../chart.mjs";
 import { manyTailGroups } from "../presets.mjs";
 import { askTheory } from "../workers.mjs";
-import { state, update } from "../state.mjs";
+import { state } from "../state.mjs";
 import { paintSharp, redrawOnResize } from "../resized.mjs";
-import { nextTask } from "../tasks.mjs";
 
-/**
- * The engines the figure opens on, by catalogue name: torch CUDA's fp64 and
- * fp32 noise, vLLM 0.30's fp32 Gumbel noise (Triton's tl.rand, Philox) and
- * vLLM 0.31–0.34's (Model Runner V2, a Murmur3 hash). The page names them;
- * every number about them is the core's.
- */
-const ENGINES = [
-  { model: "torch-cuda-f64", engine: "torch CUDA", short: "fp64" },
-  { model: "torch-cuda-f32", engine: "torch CUDA", short: "torch fp32", noise: "fp32 exponential noise (curand)" },
-  { model: "triton-flipped", engine: "vLLM 0.30", short: "vLLM 0.30", noise: "fp32 Gumbel noise from Triton's tl.rand (Philox)" },
-  { model: "vllm-0.33-f32", engine: "vLLM 0.31–0.34", short: "vLLM 0.33", noise: "fp32 Gumbel noise from a Murmur3 hash (Model Runner V2)" },
-];
-const engine = (model) => ENGINES.find((e) => e.model === model);
-
-/** The pipelines of the figure (without the ideal race): the engines', or pipelines A and B. */
-const leadModels = () => (state.lead === "engines" ? ENGINES.map((e) => e.model) : [...state.models]);
-
-/** The models of the curves: the ideal race and the figure's pipelines. */
-const curveModels = () => [...new Set(["ideal", ...leadModels()])];
-
-/**
- * Which noise is which, from the catalogue's facts: each fp32 engine's largest
- * finite G and the weight below which a tail never wins against the head (the
- * core's dead zone).
- */
-function showVersions() {
-  const fact = (model, key, text) => `<span class="fact" data-model="${esc(model)}" data-fact="${key}" data-value="${modelFacts(model)[key]}">${text}</span>`;
-  $("lead-versions").innerHTML = "Which noise is which: " + ENGINES.filter((e) => e.noise).map(({ model, engine: name, noise }) => {
-    const f = modelFacts(model);
-    const { threshold } = ask({ op: "dead_zone", model, weights: [1, 0] }).result;
-    return `<strong>${esc(name)}</strong> (<code>${esc(model)}</code>) draws ${esc(noise)}; its largest G is ` +
-      `${fact(model, "maxFiniteGumbel", f.maxFiniteGumbel.toFixed(2))}, so no tail under ${fmt(threshold)} of the head's weight wins.`;
-  }).join(" ") + " The larger a noise's largest G, the farther right its curve reaches 0.";
-}
+/** The models of the curves: the ideal race and both pipelines. */
+const curveModels = () => [...new Set(["ideal", ...state.models])];
 
 /** The guide's numbers: the tails' exact win probability under fp32 and fp64 torch CUDA, and the dead zone's edge. */
 function showNumbers() {
   const { tails, gap, temperature } = state.params;
-  // Only the pipelines' numbers are shown here (torch CUDA's two always, for the steps); the ideal race is on the curve.
-  const models = [...new Set([...leadModels(), "torch-cuda-f32", "torch-cuda-f64"])];
+  // Only the pipelines' numbers are shown here; the ideal race is on the curve.
+  const models = [...state.models];
   // Until this gap's answer arrives, no number of another gap stands next to it.
   $("guide-f32").textContent = $("guide-f64").textContent = "…";
   // The head and the tails are two groups, so they stay apart even when they weigh the same (gap 0).
@@ -62,15 +28,13 @@ function showNumbers() {
       const i = models.indexOf(model);
       if (error) return `… (${error})`;
       const g = results[i]?.groups[1];
-      return fmtBounded(g.probability, g.lower, g.upper);
+      return i < 0 ? "… (choose it as a pipeline)" : fmtBounded(g.probability, g.lower, g.upper);
     };
     $("guide-f32").textContent = probability("torch-cuda-f32");
     $("guide-f64").textContent = probability("torch-cuda-f64");
-    const at = `At ${gap} nats, P(one of ${tails} tails wins) is exactly`;
-    $("lead-readout").textContent = error ? "" : state.lead === "engines"
-      ? `${at} ${ENGINES.filter((e) => e.noise).map((e) => `${probability(e.model)} with ${e.engine}'s fp32 noise`).join(", ")} ` +
-        `and ${probability("torch-cuda-f64")} with fp64 noise.`
-      : `${at} ${probability("torch-cuda-f32")} with fp32 noise (torch CUDA) and ${probability("torch-cuda-f64")} with fp64 noise.`;
+    $("lead-readout").textContent = error ? "" :
+      `At ${gap} nats, P(one of ${tails} tails wins) is exactly ${probability("torch-cuda-f32")} with fp32 noise ` +
+      `(torch CUDA) and ${probability("torch-cuda-f64")} with fp64 noise.`;
   });
   $("guide-gap").textContent = $("guide-gap-intro").textContent = String(gap);
   $("guide-tails").textContent = String(tails);
@@ -115,14 +79,14 @@ function sampledGaps(models, temperature) {
 const NARROW = 600;
 
 /**
- * The legend's name of each curve: the model's name, or on a narrow canvas a
- * short one (the engine's, or the precision: "fp32", "fp64"; the ideal race
- * "ideal"), which keeps the legend in the upper right corner clear of the
- * falling curves. Where two models share a short name the full names stay.
+ * The legend's name of each curve: the model's name, or on a narrow canvas
+ * its precision ("fp32", "fp64"; the ideal race "ideal"), which keeps the
+ * legend in the upper right corner clear of the falling curves. Where two
+ * models share a precision the full names stay.
  */
 function legendNames(models, width) {
   if (width >= NARROW) return models;
-  const short = models.map((m) => (m === "ideal" ? m : state.lead === "engines" && engine(m) ? engine(m).short : `fp${modelFacts(m).precision.slice(1)}`));
+  const short = models.map((m) => (m === "ideal" ? m : `fp${modelFacts(m).precision.slice(1)}`));
   return new Set(short).size === short.length ? short : models;
 }
 
@@ -132,14 +96,14 @@ function drawCurve() {
   // The answer may arrive after the preset changed and the canvas was hidden.
   if (!canvas.clientWidth || !canvas.clientHeight) return;
   const { tails, gap } = state.params;
-  // Colour by precision, as every view: the ideal reference grey and dashed, each further model of a precision
-  // already drawn in the next shade of its colour (the legend shows colours, not dashes).
-  const seen = { f32: 0, f64: 0 };
+  // Colour by precision, as every view: the ideal reference grey and dashed, a second model of a precision already drawn dashed.
+  const seen = new Set();
   const style = (name) => {
     if (name === "ideal") return { color: IDEAL_COLOR, dashed: true };
     const p = modelFacts(name).precision;
-    const shades = PRECISION_SHADES[p];
-    return { color: shades[seen[p]++ % shades.length], dashed: false };
+    const dashed = seen.has(p);
+    seen.add(p);
+    return { color: PRECISION_COLOR[p], dashed };
   };
   const names = legendNames(curve.series.map((s) => s.name), canvas.clientWidth);
   paintSharp(canvas, () => ex.drawCurves(canvas, {
@@ -152,7 +116,6 @@ function drawCurve() {
   }));
   canvas.dataset.drawn = curve.key;
   canvas.dataset.legend = names.join(", ");
-  canvas.setAttribute("aria-label", `P(a tail wins) against the gap, exact: ${curve.series.map((s) => s.name).join(", ")}`);
   redrawOnResize(canvas, drawCurve);
   // Where a curve stops falling, and why, from the models' documented facts.
   $("curve-floors").textContent = curve.series.map(({ name }) => {
@@ -208,19 +171,13 @@ export function render() {
   const many = state.preset === "many-tail";
   $("guide-other").hidden = many;
   $("lead-figure").hidden = !many;
-  $("lead-noise").value = state.lead;
-  // The figure and the numbers follow the parameters, the pipelines, the figure's choice and the first two weights alone.
-  const key = [state.preset, state.params, state.models, state.lead, state.weights[0], state.weights[1]];
+  // The figure and the numbers follow the parameters, the pipelines and the first two weights alone.
+  const key = [state.preset, state.params, state.models, state.weights[0], state.weights[1]];
   if (!many || key.every((k, i) => k === drawnFor[i])) return;
   drawnFor = key;
   showCurve();
   showNumbers();
-  // The catalogue's facts do not change: written once, in a task of its own.
-  if (!versionsAsked) nextTask().then(showVersions);
-  versionsAsked = true;
 }
-
-let versionsAsked = false;
 
 /** The state the view was last drawn for. */
 let drawnFor = [];
@@ -234,5 +191,4 @@ export function wire() {
   $("gap-slider").oninput = () => ($("gap-slider-out").textContent = `${$("gap-slider").value} nats`);
   $("gap-slider").onchange = () => send("gap", $("gap-slider").value);
   $("guide-back").onclick = () => send("preset", "many-tail");
-  $("lead-noise").onchange = () => update((d) => (d.lead = $("lead-noise").value));
 }
