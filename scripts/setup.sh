@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
 # Installs the tools the build and the tests need. Safe to run again: every
 # step is skipped when its tool is already present. Nothing here downloads a
-# browser or a prebuilt binary: Chromium comes from Debian, the wasm tools are
-# compiled from crates.io, and the npm packages carry no browser.
+# browser or a prebuilt binary: Chromium and Firefox come from Debian, the wasm
+# tools and geckodriver are compiled from crates.io, and the npm packages carry
+# no browser.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # The wasm-bindgen CLI must match the `wasm-bindgen` crate in Cargo.lock exactly.
 WASM_BINDGEN_VERSION=0.2.130
+# `wasm-pack test` and Firefox's WebDriver (scripts/test-wasm-pack.sh).
+WASM_PACK_VERSION=0.15.1
+GECKODRIVER_VERSION=0.37.1
 
 step() { printf '\n== setup: %s (%s)\n' "$*" "$(date +%T)"; }
 as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
@@ -32,6 +36,20 @@ step "chromium and chromedriver (Debian)"
 if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
   as_root apt-get update
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y chromium chromium-driver
+fi
+
+step "firefox-esr (Debian)"
+if [ ! -x /usr/bin/firefox-esr ]; then
+  as_root apt-get update
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y firefox-esr
+fi
+
+step "wasm-pack $WASM_PACK_VERSION and geckodriver $GECKODRIVER_VERSION"
+if [ "$(wasm-pack --version 2>/dev/null)" != "wasm-pack $WASM_PACK_VERSION" ]; then
+  cargo install --locked wasm-pack --version "=$WASM_PACK_VERSION" --force
+fi
+if [ "$(geckodriver --version 2>/dev/null | head -n1)" != "geckodriver $GECKODRIVER_VERSION" ]; then
+  cargo install --locked geckodriver --version "=$GECKODRIVER_VERSION" --force
 fi
 
 step "wasm-bindgen CLI $WASM_BINDGEN_VERSION"

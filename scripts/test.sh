@@ -73,6 +73,9 @@ timed scripts/build-pkg.sh
 step "wasm-bindgen tests in headless Chromium"
 timed scripts/test-browser.sh
 
+step "exporace from another crate: cargo test, then wasm-pack test in headless Chromium and Firefox"
+timed scripts/test-wasm-pack.sh
+
 step "Node consumer of the packed tarball (import, require, garbage, types)"
 timed scripts/test-node-consumer.sh
 
