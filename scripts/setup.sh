@@ -63,3 +63,18 @@ step "npm packages"
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   npm ci --no-audit --no-fund
 fi
+
+# The Python package's build and test tools, pinned, in a virtual
+# environment of CPython 3.10 or later; numpy's wheel is also kept in
+# target/python-wheels, where the test of a clean install finds it.
+step "python: maturin, numpy and pytest (target/python-venv)"
+req=crates/exporace-py/requirements-dev.txt
+python3 -c 'import sys; sys.exit(sys.version_info < (3, 10))' \
+  || { echo "the Python package needs CPython 3.10 or later as python3"; exit 1; }
+if [ ! -x target/python-venv/bin/python ] || ! cmp -s "$req" target/python-venv/requirements-dev.txt; then
+  python3 -m venv target/python-venv
+  target/python-venv/bin/pip install --quiet --disable-pip-version-check -r "$req"
+  target/python-venv/bin/pip download --quiet --disable-pip-version-check --only-binary=:all: \
+    -d target/python-wheels "$(grep '^numpy==' "$req")"
+  cp "$req" target/python-venv/requirements-dev.txt
+fi

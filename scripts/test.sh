@@ -67,6 +67,9 @@ timed() { local t0=$SECONDS; "$@"; printf '(%s: %ds)\n' "$1" $((SECONDS - t0)); 
 step "the benchmark scripts, the page's estimate, number formats and end-to-end rows (Node, no wasm)"
 timed node --test tests/js/timing.test.mjs tests/js/rounds.test.mjs tests/js/estimate.test.mjs tests/js/e2e-rows.test.mjs
 
+step "the Python package: wheel (maturin), pytest in its virtual environment, a clean install"
+timed scripts/test-python.sh
+
 step "npm package build (pkg/: web, node, threads)"
 timed scripts/build-pkg.sh
 

@@ -8,6 +8,8 @@
 //! - [`win_probability`]: exact win probabilities under a model's noise law;
 //! - [`experiment`]: Monte Carlo runs checked against them (with `std`);
 //! - [`forensics`]: same-bits flip reports, overflow anatomy, dead zones;
+//! - [`hashed_sample`], [`hashed_pick`]: the samplers of the engines that
+//!   hash their noise addresses, and their runner-ups and margins;
 //! - [`torch_replay`]: PyTorch's CPU generator, replayed bit for bit;
 //! - [`libdevice`]: the GPU log functions Triton inlines, bit-exact;
 //! - [`scenario`]: the JSON scenario format shared by the CLI, the npm
@@ -31,6 +33,7 @@ extern crate std;
 #[cfg(feature = "std")]
 pub mod experiment;
 pub mod forensics;
+pub mod hashed_pick;
 pub mod hashed_sample;
 pub mod libdevice;
 pub mod models;

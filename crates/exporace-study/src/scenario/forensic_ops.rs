@@ -1,5 +1,5 @@
-//! The forensic operations of the scenario format: `models`, `noise`,
-//! `compare`, `overflow` and `dead_zone`.
+//! The forensic operations of the scenario format: `models`, `compare`,
+//! `overflow` and `dead_zone` (`noise` is in `noise_op`).
 
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
@@ -9,8 +9,7 @@ use serde::{Deserialize, Serialize};
 use super::model_spec::ModelSpec;
 use super::number::{AnyFloat, Num, floats};
 use crate::forensics::{self, DeadZone, FlipReport};
-use crate::models::{Branch, CATALOGUE, Draw, ModelFacts, ModelVisitor, NoiseModel};
-use crate::torch_replay::TorchCpuGenerator;
+use crate::models::{CATALOGUE, ModelFacts, ModelVisitor, NoiseModel};
 use crate::win_probability::Group;
 use exporace::NanPolicy;
 use exporace::{Contender, Form, RaceResult};
@@ -186,53 +185,6 @@ pub struct DeadZoneOut {
     pub tokens: Vec<usize>,
 }
 
-/// One draw in a `noise` answer.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct DrawOut {
-    /// Token (or offset) index.
-    pub token: u64,
-    /// The raw uniform integer.
-    pub raw: String,
-    /// The uniform, widened to f64.
-    pub uniform: f64,
-    /// E or G.
-    pub value: AnyFloat,
-    /// Its bits.
-    pub bits: String,
-    /// E.
-    pub e: AnyFloat,
-    /// `inv_q` for a `w * inv_q` race.
-    pub inv_q: AnyFloat,
-    /// The transform's branch.
-    pub branch: Branch,
-}
-
-impl DrawOut {
-    /// Draw `d` listed at token (or offset) `token`.
-    pub fn of<T: NoiseFloat>(token: u64, d: &Draw<T>) -> Self {
-        let value = AnyFloat::of(d.value);
-        DrawOut {
-            token,
-            raw: d.raw.to_string(),
-            uniform: d.uniform,
-            bits: value.bits(),
-            value,
-            e: AnyFloat::of(d.e),
-            inv_q: AnyFloat::of(d.inv_q()),
-            branch: d.branch,
-        }
-    }
-}
-
-/// A `noise` answer.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct NoiseOut {
-    /// The model's facts.
-    pub model: ModelFacts,
-    /// The draws.
-    pub draws: Vec<DrawOut>,
-}
-
 /// The answer of a forensic operation.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(untagged)]
@@ -243,7 +195,7 @@ pub enum ForensicResult {
         models: Vec<ModelFacts>,
     },
     /// `noise`.
-    Noise(NoiseOut),
+    Noise(super::noise_op::NoiseOut),
     /// `compare`.
     Compare(CompareOut),
     /// `overflow`.
@@ -266,147 +218,6 @@ pub fn models() -> Result<ForensicResult> {
         .map(|e| e.facts(None))
         .collect::<Result<Vec<_>>>()?;
     Ok(ForensicResult::Models { models })
-}
-
-/// Where a `noise` scenario reads its random words.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Address {
-    /// exporace's (seed, row, token).
-    #[default]
-    Exporace,
-    /// Triton's `tl.randint4x(seed, offset)` with offset = `start + i`.
-    Triton,
-    /// vLLM MRV2: key `tl.randint(seed, pos)` (salted for drafts), then (key, token).
-    Mrv2,
-    /// torch CPU eager: `torch.manual_seed(seed)` with `start` 32-bit values
-    /// already consumed, then `count` draws of `exponential_` (model `torch-cpu` only).
-    TorchCpu,
-    /// The engine's own hash of (seed, pos, token): vLLM from 0.31 (salted
-    /// for drafts) and SGLang (the Murmur3 models only).
-    Hashed,
-}
-
-/// A `noise` body.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct NoiseBody {
-    /// The model.
-    pub model: ModelSpec,
-    /// How the words are addressed.
-    #[serde(default)]
-    pub address: Address,
-    /// First token (or offset).
-    #[serde(default)]
-    pub start: u64,
-    /// How many draws (at most 2^20).
-    pub count: u64,
-    /// Row, for the exporace address.
-    #[serde(default)]
-    pub row: u64,
-    /// Position, for the MRV2 address (required there, refused elsewhere).
-    #[serde(default)]
-    pub pos: Option<u64>,
-    /// Draft token (salted position), for the MRV2 address.
-    #[serde(default)]
-    pub draft: bool,
-}
-
-/// The most draws one `noise` scenario may list.
-pub const MAX_NOISE_DRAWS: u64 = 1 << 20;
-
-struct NoiseVisit<'a> {
-    body: &'a NoiseBody,
-    seed: u64,
-}
-
-impl ModelVisitor for NoiseVisit<'_> {
-    type Output = Result<NoiseOut>;
-    fn visit<M: NoiseModel>(self, m: &M) -> Result<NoiseOut> {
-        let b = self.body;
-        let mut torch = match b.address {
-            Address::TorchCpu if m.facts().name != "torch-cpu" => {
-                return Err(Error::Scenario(alloc::format!(
-                    "noise: address torch_cpu replays torch's generator and needs model torch-cpu, not {}",
-                    m.facts().name
-                )));
-            }
-            Address::TorchCpu => Some(TorchCpuGenerator::at_offset(self.seed, b.start)),
-            _ => None,
-        };
-        let pos = b.pos.unwrap_or(0);
-        if b.address == Address::Hashed && m.draw_hashed(self.seed, pos, 0, b.draft).is_none() {
-            return Err(Error::Scenario(alloc::format!(
-                "noise: address hashed replays an engine's own hash of its addresses and needs a \
-                 model that draws from one (vllm-0.33-f32, vllm-0.33-f64, sglang-0.5 at any \
-                 pos, vllm-cpu-0.32 at pos 0{}), not {} at pos {pos}",
-                if b.draft {
-                    "; only vLLM 0.33 has draft noise"
-                } else {
-                    ""
-                },
-                m.facts().name
-            )));
-        }
-        let draws = (b.start..b.start.saturating_add(b.count))
-            .map(|i| {
-                let d = match (b.address, torch.as_mut()) {
-                    (Address::TorchCpu, Some(g)) => m.transform(g.next_u64() & ((1 << 53) - 1)),
-                    (Address::Triton, _) => m.draw_triton(self.seed, i),
-                    (Address::Mrv2, _) => m.draw_mrv2(self.seed, pos, b.draft, i as u32),
-                    (Address::Hashed, _) => m
-                        .draw_hashed(self.seed, pos, i as u32, b.draft)
-                        .expect("checked above"),
-                    _ => m.draw(self.seed, b.row, i as u32),
-                };
-                DrawOut::of(i, &d)
-            })
-            .collect();
-        Ok(NoiseOut {
-            model: m.facts(),
-            draws,
-        })
-    }
-}
-
-/// Lists a model's draws.
-pub fn noise(b: &NoiseBody, seed: u64) -> Result<ForensicResult> {
-    if b.count > MAX_NOISE_DRAWS {
-        return Err(Error::TooLarge {
-            what: "noise count",
-            size: b.count,
-            limit: MAX_NOISE_DRAWS,
-        });
-    }
-    if b.start.checked_add(b.count).is_none() {
-        return Err(Error::Scenario(alloc::format!(
-            "noise: start {} plus count {} passes 2^64",
-            b.start,
-            b.count
-        )));
-    }
-    if matches!(b.address, Address::Mrv2 | Address::Hashed) {
-        let pos = b.pos.ok_or_else(|| {
-            Error::Scenario(
-                "noise: addresses mrv2 and hashed need \"pos\", the token's position".into(),
-            )
-        })?;
-        crate::models::check_mrv2_pos(pos)?;
-    } else if b.pos.is_some() || b.draft {
-        return Err(Error::Scenario(
-            "noise: pos and draft address MRV2's or a hashing engine's noise: they need \"address\": \"mrv2\" or \"hashed\"".into(),
-        ));
-    }
-    let addressed_by_token = matches!(
-        b.address,
-        Address::Exporace | Address::Mrv2 | Address::Hashed
-    );
-    if addressed_by_token && b.start.saturating_add(b.count) > u32::MAX as u64 + 1 {
-        return Err(Error::Scenario("noise: tokens must lie below 2^32".into()));
-    }
-    Ok(ForensicResult::Noise(
-        b.model.visit(NoiseVisit { body: b, seed })??,
-    ))
 }
 
 /// A `compare` body: two models on the same seed, or inline fp64 noise

@@ -18,6 +18,7 @@ mod forensic_ops;
 mod input;
 mod materialize;
 mod model_spec;
+mod noise_op;
 mod number;
 mod output;
 mod sample_op;
@@ -32,15 +33,15 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 pub use forensic_ops::{
-    Address, AnyContender, AnyRace, CompareBody, CompareOut, DEAD_TOKENS_LISTED, DeadZoneBody,
-    DeadZoneOut, DifferingOut, DrawOut, ForensicResult, MAX_NOISE_DRAWS, NoiseBody, NoiseOut,
-    OverflowBody, OverflowEntryOut, OverflowOut, PolicyPick, compare_of, dead_zone_groups_of,
-    dead_zone_of,
+    AnyContender, AnyRace, CompareBody, CompareOut, DEAD_TOKENS_LISTED, DeadZoneBody, DeadZoneOut,
+    DifferingOut, ForensicResult, OverflowBody, OverflowEntryOut, OverflowOut, PolicyPick,
+    compare_of, dead_zone_groups_of, dead_zone_of,
 };
 pub use input::{FORMAT_VERSION, Header, Matrix, Op, RaceBody, RecoverBody, RejectionExtras};
 use materialize::Seeder;
 pub use materialize::{MAX_SEEDED_VALUES, RaceInputs, SpecInputs};
 pub use model_spec::ModelSpec;
+pub use noise_op::{Address, DrawOut, DrawSink, MAX_NOISE_DRAWS, NoiseBody, NoiseOut, noise_with};
 pub use number::{AnyFloat, Num, SeedIn};
 pub use output::{
     ContenderOut, ForensicOutcome, Outcome, PositionOut, RaceOut, RejectionOut, Report, RequestOut,
@@ -212,7 +213,7 @@ pub fn execute(scenario: Value) -> Result<Report> {
         }
         Op::Noise => {
             let b: NoiseBody = read(Value::Object(body), "noise")?;
-            forensic_ops::noise(&b, seeder.get()?)?
+            noise_op::noise(&b, seeder.get()?)?
         }
         Op::Compare => {
             let b: CompareBody = read(Value::Object(body), "compare")?;

