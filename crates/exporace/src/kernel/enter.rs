@@ -20,16 +20,16 @@ use crate::standings::Standings;
 /// halt on.
 ///
 /// A token scoring at most the bar when it comes is not in the final top
-/// two: `floor` is below two tokens that are entered (see [`block`]'s
+/// two: `floor` is below two tokens that are entered (see [`blocks`]'s
 /// `floor`), and the standings' bar is the score of a runner-up that came
-/// earlier, which wins ties. So the final standings are those of [`block`],
+/// earlier, which wins ties. So the final standings are those of [`blocks`],
 /// which enters every token of a step that may clear the bar, and the scan
-/// takes one lane pass per step instead of [`block`]'s three (its checks,
+/// takes one lane pass per step instead of [`blocks`]'s three (its checks,
 /// its step flags, each loud step's own check). Recover f32 B 1 (callgrind,
 /// 6 calls, with the zeroed token's span): kernel instructions -18% at V
 /// 32000, -6.6% at V 152064.
 ///
-/// [`block`]: super::block::block
+/// [`blocks`]: super::block::blocks
 #[inline(always)]
 pub(crate) fn enter_clearing<T: NoiseFloat, const MUL: bool>(
     out: &mut Scan<T>,
@@ -162,7 +162,7 @@ fn enter_found<T: NoiseFloat>(
 /// The floor of an exact scan without a hint (one span, or one span with a
 /// finite key): below every score of a valid span (`+0.0` and up), so
 /// [`enter_clearing`] enters each token the standings take, as
-/// [`block`](super::block::block) does, without its checks. Scanned by `block`
+/// [`blocks`](super::block::blocks) does, without its checks. Scanned by `blocks`
 /// instead, recover f32 at batch 1 took 2.3x the instructions at V 1024
 /// and V 2048 (one span, or two with the zeroed token in one) as at V 4096
 /// (callgrind).

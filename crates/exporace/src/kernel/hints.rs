@@ -27,7 +27,7 @@ pub(crate) fn second_key(keys: impl Iterator<Item = u32>) -> Option<u32> {
 /// second largest finite key of the row's spans ([`second_key`]): 0 (every
 /// span) unless two spans have finite keys; and then a score below those
 /// of two tokens in the spans scanned, the `floor` of their
-/// `block::block` scans.
+/// `block::blocks` scans.
 ///
 /// Let `a` and `b` be the largest two finite keys of different spans
 /// (`a >= b`), each some token's key. With f32 noise a key is the bits of

@@ -8,7 +8,7 @@
 //! together, each step loading `LANES` noise values once for all of them,
 //! and the noise row streams from memory once. Where the group pass does not
 //! find a span of tokens quiet for a row, that row's blocks go through its
-//! own [`block`](super::block::block) scan, so every row's result is [`scan`]'s,
+//! own [`blocks`](super::block::blocks) scan, so every row's result is [`scan`]'s,
 //! bit for bit.
 
 use alloc::vec::Vec;
@@ -87,7 +87,7 @@ pub(crate) fn scan_shared<T: NoiseFloat>(
 /// a full scan: a fifth of the pass's instructions at batch 1 (callgrind).
 /// Parts the pass found valid for the row go through [`enter_clearing`]
 /// (from the hint's floor, or with no hint [`below_every_score`]), the
-/// others through [`block`](super::block::block) and its checks.
+/// others through [`blocks`](super::block::blocks) and its checks.
 fn scan_group<T: NoiseFloat>(
     rows: &[Weights<'_>],
     noise: &[T],
