@@ -95,15 +95,72 @@ fn by_weights<T: NoiseFloat, B: Bits, const MUL: bool>(
     bar: T,
 ) -> Option<Look> {
     match weights {
-        Weights::Plain(p) => run::<T, B, MUL>(pass, p, p, noise, bar, plain, false),
-        Weights::Residual { p, d } => run::<T, B, MUL>(pass, p, d, noise, bar, residual, true),
+        Weights::Plain(p) => run::<T, B, MUL>(pass, Inputs::plain(p, noise, bar), false),
+        Weights::Residual { p, d } => {
+            let inputs = Inputs {
+                p,
+                d,
+                noise,
+                bar,
+                weight: residual,
+            };
+            run::<T, B, MUL>(pass, inputs, true)
+        }
         Weights::Zeroed { p, zero } => {
-            let look = run::<T, B, MUL>(pass, p, p, noise, bar, plain, false)?;
+            let look = run::<T, B, MUL>(pass, Inputs::plain(p, noise, bar), false)?;
             Some(Look {
                 quiet: look.quiet && zero.is_none(),
                 clean: look.clean,
             })
         }
+    }
+}
+
+/// One block's inputs to a lane pass: the weights' inputs `p` and `d` (`d`
+/// is `p` again for weights without a second input), the noise, the bar and
+/// `weight(p, d)`, the weight a token's inputs give.
+#[derive(Clone, Copy)]
+struct Inputs<'a, T, W> {
+    p: &'a [f32],
+    d: &'a [f32],
+    noise: &'a [T],
+    bar: T,
+    weight: W,
+}
+
+impl<'a, T: NoiseFloat> Inputs<'a, T, fn(f32, f32) -> f32> {
+    /// Plain weights `p`.
+    #[inline(always)]
+    fn plain(p: &'a [f32], noise: &'a [T], bar: T) -> Self {
+        let weight: fn(f32, f32) -> f32 = plain;
+        Inputs {
+            p,
+            d: p,
+            noise,
+            bar,
+            weight,
+        }
+    }
+}
+
+impl<T: NoiseFloat, W: Fn(f32, f32) -> f32 + Copy> Inputs<'_, T, W> {
+    /// A token's score in the noise type: `w * n`, or `w / n` unless `MUL`.
+    #[inline(always)]
+    fn score<const MUL: bool>(self, p: f32, d: f32, n: T) -> T {
+        let w = T::from_f32((self.weight)(p, d));
+        if MUL { w * n } else { w / n }
+    }
+
+    /// Calls `step(lane, p, d, noise)` for every token ([`each_lane`]) and
+    /// returns each lane's largest bits of the weights' inputs (unsigned).
+    #[inline(always)]
+    fn each_lane(self, mut step: impl FnMut(usize, f32, f32, T)) -> [u32; LANES] {
+        let mut maxima = [0u32; LANES];
+        each_lane(self.p, self.d, self.noise, |l, p, d, n| {
+            maxima[l] = maxima[l].max(p.to_bits()).max(d.to_bits());
+            step(l, p, d, n);
+        });
+        maxima
     }
 }
 
@@ -137,10 +194,16 @@ fn steps_by<T: NoiseFloat, B: Bits, const MUL: bool>(
     bar: T,
 ) -> u32 {
     match weights {
-        Weights::Plain(p) => steps::<T, B, MUL>(p, p, noise, bar, plain),
-        Weights::Residual { p, d } => steps::<T, B, MUL>(p, d, noise, bar, residual),
+        Weights::Plain(p) => steps::<T, B, MUL>(Inputs::plain(p, noise, bar)),
+        Weights::Residual { p, d } => steps::<T, B, MUL>(Inputs {
+            p,
+            d,
+            noise,
+            bar,
+            weight: residual,
+        }),
         Weights::Zeroed { p, zero } => {
-            let flags = steps::<T, B, MUL>(p, p, noise, bar, plain);
+            let flags = steps::<T, B, MUL>(Inputs::plain(p, noise, bar));
             zero.map_or(flags, |z| flags | 1 << (z / LANES))
         }
     }
@@ -150,23 +213,19 @@ fn steps_by<T: NoiseFloat, B: Bits, const MUL: bool>(
 /// as in [`full`].
 #[inline(always)]
 fn steps<T: NoiseFloat, B: Bits, const MUL: bool>(
-    p: &[f32],
-    d: &[f32],
-    noise: &[T],
-    bar: T,
-    weight: impl Fn(f32, f32) -> f32 + Copy,
+    inputs: Inputs<'_, T, impl Fn(f32, f32) -> f32 + Copy>,
 ) -> u32 {
+    let Inputs {
+        p, d, noise, bar, ..
+    } = inputs;
     let count = noise.len().div_ceil(LANES);
     if bar < T::ZERO || bar.is_nan() {
         return u32::MAX >> (32 - count.min(32));
     }
     let magnitude = B::of((1u64 << (T::BITS - 1)) - 1);
     let limit = B::of(bar.to_bits()) & magnitude;
-    let loud = |p: f32, d: f32, n: T| {
-        let w = T::from_f32(weight(p, d));
-        let s = if MUL { w * n } else { w / n };
-        (B::of(s.to_bits()) & magnitude) > limit
-    };
+    let loud =
+        |p: f32, d: f32, n: T| (B::of(inputs.score::<MUL>(p, d, n).to_bits()) & magnitude) > limit;
     let (pc, pr) = p.as_chunks::<LANES>();
     let (dc, dr) = d.as_chunks::<LANES>();
     let (nc, nr) = noise.as_chunks::<LANES>();
@@ -245,15 +304,11 @@ impl Bits for i64 {
 /// test: only [`full`] can then judge it.
 #[inline(always)]
 fn quick<T: NoiseFloat, B: Bits, const MUL: bool>(
-    p: &[f32],
-    d: &[f32],
-    noise: &[T],
-    bar: T,
-    weight: impl Fn(f32, f32) -> f32 + Copy,
+    inputs: Inputs<'_, T, impl Fn(f32, f32) -> f32 + Copy>,
     unsigned: bool,
 ) -> Option<Look> {
     if !MUL && T::BITS == 64 {
-        return quick_div::<T, B>(p, d, noise, bar, weight);
+        return quick_div::<T, B>(inputs);
     }
     // 32-bit raw bits compare unsigned with no flip (SIMD128 and x86 have
     // unsigned 32-bit maxima): with the flip, LLVM kept an `f32x4.neg` per
@@ -262,35 +317,29 @@ fn quick<T: NoiseFloat, B: Bits, const MUL: bool>(
     // vectorised the unsigned loop across steps instead, each vector
     // assembled lane by lane (`v128.load32_lane`).
     if T::BITS == 32 && (unsigned || !MUL) {
-        return keyed::<T, u32, MUL>(p, d, noise, bar, weight, 0);
+        return keyed::<T, u32, MUL>(inputs, 0);
     }
-    keyed::<T, B, MUL>(p, d, noise, bar, weight, B::of(1u64 << (T::BITS - 1)))
+    keyed::<T, B, MUL>(inputs, B::of(1u64 << (T::BITS - 1)))
 }
 
 /// [`quick`]'s lane loop, with keys `K::of(bits) ^ flip` of the raw score
 /// bits: `flip` is the sign bit for signed keys, 0 for unsigned ones.
 #[inline(always)]
 fn keyed<T: NoiseFloat, K: Bits, const MUL: bool>(
-    p: &[f32],
-    d: &[f32],
-    noise: &[T],
-    bar: T,
-    weight: impl Fn(f32, f32) -> f32 + Copy,
+    inputs: Inputs<'_, T, impl Fn(f32, f32) -> f32 + Copy>,
     flip: K,
 ) -> Option<Look> {
-    let mut inputs = [0u32; LANES];
     // Raw bits 0 give the smallest key.
     let mut scores = [flip; LANES];
-    each_lane(p, d, noise, |l, p, d, n| {
-        inputs[l] = inputs[l].max(p.to_bits()).max(d.to_bits());
-        let w = T::from_f32(weight(p, d));
-        let s = if MUL { w * n } else { w / n };
+    let maxima = inputs.each_lane(|l, p, d, n| {
+        let s = inputs.score::<MUL>(p, d, n);
         scores[l] = scores[l].max(K::of(s.to_bits()) ^ flip);
     });
     // A bar of `-0.0` is the bar of `+0.0` (they tie), and its raw bits
     // would let every positive score through.
+    let bar = inputs.bar;
     let limit = K::of(bar.to_bits() & ((1u64 << (T::BITS - 1)) - 1)) ^ flip;
-    verdict(&scores, limit, &inputs, bar >= T::ZERO)
+    verdict(&scores, limit, &maxima, bar >= T::ZERO)
 }
 
 /// [`quick`] for `w / q` without a division (an f64 division costs many
@@ -310,12 +359,9 @@ fn keyed<T: NoiseFloat, K: Bits, const MUL: bool>(
 /// its weights' validity is the inputs' check alone, as in [`quick`].
 #[inline(always)]
 fn quick_div<T: NoiseFloat, B: Bits>(
-    p: &[f32],
-    d: &[f32],
-    noise: &[T],
-    bar: T,
-    weight: impl Fn(f32, f32) -> f32 + Copy,
+    inputs: Inputs<'_, T, impl Fn(f32, f32) -> f32 + Copy>,
 ) -> Option<Look> {
+    let bar = inputs.bar;
     /// `2^-100` and `1 - 2^-20`, exact in f32 and f64.
     const SMALLEST_BAR: f64 = f64::from_bits((1023 - 100) << 52);
     const SHRINK: f64 = 1.0 - f64::from_bits((1023 - 20) << 52);
@@ -328,16 +374,14 @@ fn quick_div<T: NoiseFloat, B: Bits>(
     // (the sign of a rounded difference is exact): when its bits less 1
     // (wrapping) are below those of `+inf` as unsigned integers.
     let flip = B::of(1u64 << (T::BITS - 1));
-    let mut inputs = [0u32; LANES];
     let mut gaps = [flip; LANES];
-    each_lane(p, d, noise, |l, p, d, q| {
-        inputs[l] = inputs[l].max(p.to_bits()).max(d.to_bits());
-        let w = T::from_f32(weight(p, d));
+    let maxima = inputs.each_lane(|l, p, d, q| {
+        let w = T::from_f32((inputs.weight)(p, d));
         let gap = (q * b - w).to_bits().wrapping_sub(1);
         gaps[l] = gaps[l].max(B::of(gap) ^ flip);
     });
     let limit = B::of(T::INFINITY.to_bits() - 1) ^ flip;
-    verdict(&gaps, limit, &inputs, bar >= T::ZERO)
+    verdict(&gaps, limit, &maxima, bar >= T::ZERO)
 }
 
 /// A quick pass's verdict: quiet when every lane's largest key is at most
@@ -361,20 +405,15 @@ fn verdict<B: Bits>(
 #[inline(always)]
 fn run<T: NoiseFloat, B: Bits, const MUL: bool>(
     pass: Pass,
-    p: &[f32],
-    d: &[f32],
-    noise: &[T],
-    bar: T,
-    weight: impl Fn(f32, f32) -> f32 + Copy,
+    inputs: Inputs<'_, T, impl Fn(f32, f32) -> f32 + Copy>,
     unsigned: bool,
 ) -> Option<Look> {
     match pass {
-        Pass::Quick => quick::<T, B, MUL>(p, d, noise, bar, weight, unsigned),
-        Pass::Full => Some(full::<T, B, MUL>(p, d, noise, bar, weight)),
-        Pass::QuickFirst => Some(
-            quick::<T, B, MUL>(p, d, noise, bar, weight, unsigned)
-                .unwrap_or_else(|| full::<T, B, MUL>(p, d, noise, bar, weight)),
-        ),
+        Pass::Quick => quick::<T, B, MUL>(inputs, unsigned),
+        Pass::Full => Some(full::<T, B, MUL>(inputs)),
+        Pass::QuickFirst => {
+            Some(quick::<T, B, MUL>(inputs, unsigned).unwrap_or_else(|| full::<T, B, MUL>(inputs)))
+        }
     }
 }
 
@@ -396,30 +435,24 @@ fn run<T: NoiseFloat, B: Bits, const MUL: bool>(
 /// `d` is `p` again for weights without a second input.
 #[inline(always)]
 fn full<T: NoiseFloat, B: Bits, const MUL: bool>(
-    p: &[f32],
-    d: &[f32],
-    noise: &[T],
-    bar: T,
-    weight: impl Fn(f32, f32) -> f32 + Copy,
+    inputs: Inputs<'_, T, impl Fn(f32, f32) -> f32 + Copy>,
 ) -> Look {
     let sign = 1u64 << (T::BITS - 1);
     let magnitude = B::of(sign - 1);
     let flip = B::of(sign);
-    let mut inputs = [0u32; LANES];
     let mut values = [B::MIN; LANES];
     let mut scores = [B::ZERO; LANES];
-    each_lane(p, d, noise, |l, p, d, n| {
-        inputs[l] = inputs[l].max(p.to_bits()).max(d.to_bits());
+    let maxima = inputs.each_lane(|l, p, d, n| {
         values[l] = values[l].max(B::of(n.to_bits()) ^ flip);
-        let w = T::from_f32(weight(p, d));
-        let s = if MUL { w * n } else { w / n };
+        let s = inputs.score::<MUL>(p, d, n);
         scores[l] = scores[l].max(B::of(s.to_bits()) & magnitude);
     });
     // Lane-wise compares folded without early exit: one vector compare and
     // one mask test each, no horizontal maximum.
+    let bar = inputs.bar;
     let limit = B::of(bar.to_bits()) & magnitude;
     let quiet = scores.iter().fold(true, |q, &x| q & (x <= limit));
-    let valid = valid_inputs(&inputs);
+    let valid = valid_inputs(&maxima);
     let signed = values.iter().fold(true, |c, &x| c & (x < B::ZERO));
     Look {
         quiet: quiet & (bar >= T::ZERO),
