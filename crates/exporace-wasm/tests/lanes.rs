@@ -30,20 +30,9 @@ impl Xs {
     }
 }
 
-/// One test per noise precision for each generic check.
-macro_rules! both_precisions {
-    ($($check:ident => $f32:ident, $f64:ident;)*) => {$(
-        #[test]
-        fn $f32() {
-            $check::<f32>()
-        }
-
-        #[test]
-        fn $f64() {
-            $check::<f64>()
-        }
-    )*};
-}
+#[path = "../../exporace/src/kernel/tests/both_precisions.rs"]
+mod precisions;
+use precisions::both_precisions;
 
 /// The lane transform's bits against the scalar one's, 16 values at a time.
 fn check_transform(values: &[f64]) {

@@ -64,19 +64,6 @@ pub(super) fn scan_chunks<T: NoiseFloat>(
     })
 }
 
-/// One test per noise precision for each generic check.
-macro_rules! both_precisions {
-    ($($check:ident => $f32:ident, $f64:ident;)*) => {$(
-        #[test]
-        fn $f32() {
-            $check::<f32>()
-        }
-
-        #[test]
-        fn $f64() {
-            $check::<f64>()
-        }
-    )*};
-}
-
-pub(super) use both_precisions;
+#[path = "both_precisions.rs"]
+mod precisions;
+pub(super) use precisions::both_precisions;
