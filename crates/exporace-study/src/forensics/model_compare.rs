@@ -45,6 +45,20 @@ pub fn compare_models<MA: NoiseModel, MB: NoiseModel>(
     policy: NanPolicy,
 ) -> Result<FlipReport<MA::Float, MB::Float>> {
     validate::vocab(weights.len())?;
+    // Both rows filled whole: where no exact winner is found by bounds.
+    let filled = || {
+        let v = weights.len();
+        let mut noise_a = alloc::vec![MA::Float::ZERO; v];
+        let mut noise_b = alloc::vec![MB::Float::ZERO; v];
+        fill_model_inv_q(a, seed, Stream::Race, row, &mut noise_a);
+        fill_model_inv_q(b, seed, Stream::Race, row, &mut noise_b);
+        let reference: Vec<f64> = if MB::Float::BITS > MA::Float::BITS {
+            noise_b.iter().map(|x| x.to_f64()).collect()
+        } else {
+            noise_a.iter().map(|x| x.to_f64()).collect()
+        };
+        compare(Form::Mul, weights, &noise_a, &noise_b, &reference, policy)
+    };
     let steps = lane_words(seed, Stream::Race, row, weights.len());
     let (bounds_a, bounds_b) = (InvQBounds::new(a), InvQBounds::new(b));
     let ra = race_words(a, &bounds_a, weights, policy, |s| steps[s])?;
@@ -55,7 +69,7 @@ pub fn compare_models<MA: NoiseModel, MB: NoiseModel>(
         exact_winner(a, &bounds_a, &ra, weights, &steps, policy)
     };
     let Some(e) = exact_winner else {
-        return compare_filled(weights, a, b, seed, row, policy);
+        return filled();
     };
     let [w0, w1] = steps[e / LANES];
     let words_e = [w0[e % LANES], w1[e % LANES], 0, 0];
@@ -68,7 +82,7 @@ pub fn compare_models<MA: NoiseModel, MB: NoiseModel>(
         Form::Mul.score(weights[e], nb_e),
     );
     if sa_e.is_nan() || sb_e.is_nan() {
-        return compare_filled(weights, a, b, seed, row, policy);
+        return filled();
     }
     let reference = |na: MA::Float, nb: MB::Float| {
         if MB::Float::BITS > MA::Float::BITS {
@@ -132,26 +146,4 @@ fn exact_winner<M: NoiseModel>(
     });
     // The race's winner is among them: its bound is at least its score.
     Some(tokens[exact_argmax(Form::Mul, &w, &n, policy)])
-}
-
-/// [`compare_models`] on both rows filled whole.
-fn compare_filled<MA: NoiseModel, MB: NoiseModel>(
-    weights: &[f32],
-    a: &MA,
-    b: &MB,
-    seed: u64,
-    row: u64,
-    policy: NanPolicy,
-) -> Result<FlipReport<MA::Float, MB::Float>> {
-    let v = weights.len();
-    let mut noise_a = alloc::vec![MA::Float::ZERO; v];
-    let mut noise_b = alloc::vec![MB::Float::ZERO; v];
-    fill_model_inv_q(a, seed, Stream::Race, row, &mut noise_a);
-    fill_model_inv_q(b, seed, Stream::Race, row, &mut noise_b);
-    let reference: Vec<f64> = if MB::Float::BITS > MA::Float::BITS {
-        noise_b.iter().map(|x| x.to_f64()).collect()
-    } else {
-        noise_a.iter().map(|x| x.to_f64()).collect()
-    };
-    compare(Form::Mul, weights, &noise_a, &noise_b, &reference, policy)
 }
