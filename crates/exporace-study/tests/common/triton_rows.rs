@@ -4,6 +4,7 @@
 //! the checks that count how many values exporace reproduces differently.
 //! Shared by the native tests and the browser tests of the wasm crate.
 
+use exporace::NoiseFloat;
 use exporace::philox::randint4x;
 use exporace_study::libdevice;
 use exporace_study::models::{
@@ -164,33 +165,18 @@ pub fn fp64_recipes(rows: &Rows) -> [usize; 2] {
 /// The catalogue models `triton-classic`, `triton-flipped`, `u64-f32-flipped`
 /// and `u64-f64-classic`, drawn at MRV2's address: 0 expected.
 pub fn models(rows: &Rows) -> [usize; 4] {
-    let check = |name: &str, want: &[u64], draw: &dyn Fn(u64, u64, u32) -> u64| {
-        mismatches(name, want, rows.each().map(|(_, s, p, t, _)| draw(s, p, t)))
-    };
-    let classic = TritonClassic::<f32>::new();
-    let flipped = TritonFlipped::<f32>::new();
-    let u64_flipped = U64Flipped::<f32>::new();
-    let u64_classic = U64Classic::<f64>::new();
+    /// The values of `model` (named by its facts) that differ from the
+    /// fixture's `bits`.
+    fn check<M: NoiseModel>(rows: &Rows, bits: &str, model: M) -> usize {
+        let draw = |(_, s, p, t, _): (usize, u64, u64, u32, usize)| {
+            model.draw_mrv2(s, p, false, t).value.to_bits()
+        };
+        mismatches(model.facts().name, &rows.bits(bits), rows.each().map(draw))
+    }
     [
-        check(
-            "triton-classic",
-            &rows.bits("classic_f32_bits"),
-            &|s, p, t| classic.draw_mrv2(s, p, false, t).value.to_bits() as u64,
-        ),
-        check(
-            "triton-flipped",
-            &rows.bits("flipped_f32_bits"),
-            &|s, p, t| flipped.draw_mrv2(s, p, false, t).value.to_bits() as u64,
-        ),
-        check(
-            "u64-f32-flipped",
-            &rows.bits("u64_f32_flipped_bits"),
-            &|s, p, t| u64_flipped.draw_mrv2(s, p, false, t).value.to_bits() as u64,
-        ),
-        check(
-            "u64-f64-classic",
-            &rows.bits("u64_f64_classic_bits"),
-            &|s, p, t| u64_classic.draw_mrv2(s, p, false, t).value.to_bits(),
-        ),
+        check(rows, "classic_f32_bits", TritonClassic::<f32>::new()),
+        check(rows, "flipped_f32_bits", TritonFlipped::<f32>::new()),
+        check(rows, "u64_f32_flipped_bits", U64Flipped::<f32>::new()),
+        check(rows, "u64_f64_classic_bits", U64Classic::<f64>::new()),
     ]
 }
