@@ -492,14 +492,8 @@ export interface ExperimentCategory {
   z: number;
 }
 
-/** The outcome of {@link runExperiment}. */
-export interface ExperimentReport {
-  /** Per-token counts. */
-  counts: number[];
-  /** Per-token exact expectation under the model. */
-  expected: number[];
-  /** The counts pooled into categories, in token order. */
-  categories: ExperimentCategory[];
+/** How an experiment's counts fit their expectation: in {@link ExperimentReport}, and as `fit` in {@link ExperimentScenarioReport}. */
+export interface ExperimentFit {
   /** Number of trials. */
   trials: number;
   /** Pearson's chi-square over the categories of positive expectation. */
@@ -514,6 +508,16 @@ export interface ExperimentReport {
   maxAbsZ: number;
   /** Whether a category of expected probability 0 was observed. */
   impossibleSeen: boolean;
+}
+
+/** The outcome of {@link runExperiment}. */
+export interface ExperimentReport extends ExperimentFit {
+  /** Per-token counts. */
+  counts: number[];
+  /** Per-token exact expectation under the model. */
+  expected: number[];
+  /** The counts pooled into categories, in token order. */
+  categories: ExperimentCategory[];
   /** Total variation distance between the observed frequencies and the normalised target. */
   tvToTarget: number;
 }
@@ -858,16 +862,7 @@ export interface ExperimentScenarioReport extends ReportHeader {
     report: {
       counts: number[];
       expected: number[];
-      fit: {
-        categories: { first: number; tokens: number; expected: number; observed: number; z: number }[];
-        trials: number;
-        chiSquare: number;
-        df: number;
-        pValue: number;
-        tvDistance: number;
-        maxAbsZ: number;
-        impossibleSeen: boolean;
-      };
+      fit: ExperimentFit & { categories: Omit<ExperimentCategory, "expectedCount">[] };
       tvToTarget: number;
     };
   };
