@@ -222,24 +222,13 @@ fn div_keys_equal_the_generic_lanes_f64() {
     div_keys_equal_the_generic_lanes::<f64>(&noise);
 }
 
-/// The first step from `from` with a score above `bar`, one token at a
-/// time in the noise's type: the search's reference.
-fn scalar<T: NoiseFloat, const RESIDUAL: bool>(
-    p: &[f32],
-    d: &[f32],
-    noise: &[T],
-    from: usize,
-    bar: T,
-) -> usize {
-    let end = from + (noise.len() - from) / LANES * LANES;
+/// The first step from `from` with a token's `score` above `bar`, one
+/// token at a time, over `len` tokens: the search's reference.
+fn scalar<T: NoiseFloat>(len: usize, from: usize, bar: T, score: impl Fn(usize) -> T) -> usize {
+    let end = from + (len - from) / LANES * LANES;
     (from..end)
         .step_by(LANES)
-        .find(|&s| {
-            (s..s + LANES).any(|i| {
-                let w = if RESIDUAL { residual(p[i], d[i]) } else { p[i] };
-                T::from_f32(w) * noise[i] > bar
-            })
-        })
+        .find(|&s| (s..s + LANES).any(|i| score(i) > bar))
         .unwrap_or(end)
 }
 
@@ -282,7 +271,7 @@ fn finds_the_scalar_step<T: NoiseFloat, const RESIDUAL: bool>() {
                 bars.extend([s, s.next_down()]);
             }
             for bar in bars {
-                let want = scalar::<T, RESIDUAL>(&p, &d, &noise, from, bar);
+                let want = scalar(len, from, bar, score);
                 let got = next_clearing::<T, RESIDUAL>(&p, &d, &noise, from, bar);
                 assert_eq!(got, want, "len {len} from {from} bar {bar:?}");
                 found[usize::from(got + LANES <= len)] += 1;
