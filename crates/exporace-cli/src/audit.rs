@@ -6,18 +6,14 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
-use exporace::{Bonus, Form, NanPolicy, NoiseFloat, RejectionInputs, rejection_sample};
+use exporace::{NanPolicy, Precision};
+use exporace_io::audit::{Audit, AuditOptions, PositionReport};
 use exporace_io::{Dump, IoError, Tensor, read_npy_file, read_safetensors_file};
-use exporace_study::forensics::{DeadZone, compare, dead_zone, overflow_anatomy};
-use exporace_study::models::{CATALOGUE, CatalogueEntry, ModelVisitor, NoiseModel};
 use serde::Serialize;
 use serde_json::{Value, json};
 
 /// Positions times vocabulary above which the progress bar is shown.
 const PROGRESS_ABOVE: usize = 1 << 22;
-
-/// Differing tokens listed per position.
-const DIFFERING_LISTED: usize = 8;
 
 /// The noise precision of the engine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Serialize)]
@@ -132,185 +128,6 @@ pub fn load(args: &AuditArgs) -> Result<(String, Dump), IoError> {
     }
     let name = "the .npy files".to_string();
     Ok((name.clone(), Dump::from_tensors(&name, &tensors)?))
-}
-
-/// A float as JSON: a number, or `"inf"`, `"-inf"`, `"nan"`.
-fn num(x: f64) -> Value {
-    if x.is_nan() {
-        json!("nan")
-    } else if x.is_infinite() {
-        json!(if x > 0.0 { "inf" } else { "-inf" })
-    } else {
-        json!(x)
-    }
-}
-
-/// Every draft position audited under one model, built once (its tables
-/// can take milliseconds to build); positions run in parallel and come back
-/// in token order.
-struct AllPositions<'a> {
-    dump: &'a Dump,
-    noise64: &'a [f64],
-    noise32: &'a [f32],
-    positions: &'a [(usize, usize, usize)],
-    args: &'a AuditArgs,
-    bar: &'a indicatif::ProgressBar,
-}
-
-impl ModelVisitor for AllPositions<'_> {
-    type Output = Vec<PositionReport>;
-    fn visit<M: NoiseModel>(self, model: &M) -> Self::Output {
-        use rayon::prelude::*;
-        self.positions
-            .par_iter()
-            .map(|&at| {
-                let report = audit_position(
-                    self.dump,
-                    (self.noise64, self.noise32),
-                    at,
-                    self.args,
-                    |w| dead_zone(model, w),
-                );
-                self.bar.inc(1);
-                report
-            })
-            .collect()
-    }
-}
-
-/// One draft position's findings.
-#[derive(Clone, Debug, Serialize)]
-struct PositionReport {
-    request: usize,
-    position: usize,
-    token_index: usize,
-    draft_token: i32,
-    chosen: Option<usize>,
-    token_f32: Option<usize>,
-    token_f64: Option<usize>,
-    flipped: bool,
-    exact_winner: Option<usize>,
-    margin_ulps_f32: Option<u64>,
-    margin_ulps_f64: Option<u64>,
-    differing: Vec<Value>,
-    overflow_f32: Vec<Value>,
-    overflow_f64: Vec<Value>,
-    dead_zone: Option<Value>,
-    error: Option<String>,
-}
-
-fn overflow_list<T: NoiseFloat>(w: &[f32], noise: &[T]) -> Vec<Value> {
-    overflow_anatomy(Form::Mul, w, noise)
-        .map(|r| {
-            r.entries
-                .iter()
-                .map(|e| {
-                    json!({
-                        "token": e.token,
-                        "weight": e.weight,
-                        "inv_q": num(e.noise.to_f64()),
-                        "score": if e.score_nan { json!("nan") } else if e.score_inf { json!("inf") } else { json!(null) },
-                    })
-                })
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
-fn audit_position(
-    dump: &Dump,
-    (noise64, noise32): (&[f64], &[f32]),
-    (request, position, t): (usize, usize, usize),
-    args: &AuditArgs,
-    dead: impl Fn(&[f32]) -> exporace::Result<DeadZone>,
-) -> PositionReport {
-    let batch = dump.batch();
-    let v = dump.vocab_size;
-    let w: Vec<f32> = (0..v).map(|i| batch.residual(t, i)).collect();
-    let row64 = &noise64[request * v..(request + 1) * v];
-    let row32 = &noise32[request * v..(request + 1) * v];
-    let mut p = PositionReport {
-        request,
-        position,
-        token_index: t,
-        draft_token: dump.draft_token_ids[t],
-        chosen: None,
-        token_f32: None,
-        token_f64: None,
-        flipped: false,
-        exact_winner: None,
-        margin_ulps_f32: None,
-        margin_ulps_f64: None,
-        differing: Vec::new(),
-        overflow_f32: overflow_list(&w, row32),
-        overflow_f64: overflow_list(&w, row64),
-        dead_zone: None,
-        error: None,
-    };
-    match compare(Form::Mul, &w, row64, row32, row64, args.nan_policy.into()) {
-        Ok(r) => {
-            p.token_f64 = Some(r.a.winner.token);
-            p.token_f32 = Some(r.b.winner.token);
-            p.chosen = Some(match args.precision {
-                PrecisionArg::F32 => r.b.winner.token,
-                PrecisionArg::F64 => r.a.winner.token,
-            });
-            p.flipped = r.flipped;
-            p.exact_winner = Some(r.exact_winner);
-            p.margin_ulps_f64 = r.a_margin_ulps;
-            p.margin_ulps_f32 = r.b_margin_ulps;
-            p.differing = r
-                .differing
-                .iter()
-                .take(DIFFERING_LISTED)
-                .map(|d| {
-                    json!({"token": d.token, "beats_in_f64": d.beats_in_a,
-                           "beats_in_f32": d.beats_in_b, "log_gap": num(d.log_gap)})
-                })
-                .collect();
-        }
-        Err(e) => p.error = Some(e.to_string()),
-    }
-    p.dead_zone = match dead(&w) {
-        Ok(z) => Some(json!({
-            "count": z.tokens.len(), "mass": num(z.mass), "threshold": num(z.threshold),
-            "e_min": num(z.e_min), "e_max": num(z.e_max),
-        })),
-        Err(e) => Some(json!({ "error": e.to_string() })),
-    };
-    p
-}
-
-fn rejection_rows(dump: &Dump, noise64: &[f64], policy: NanPolicy) -> Option<Value> {
-    let (uniform, bonus) = (dump.uniform.as_ref()?, dump.bonus_token_ids.as_ref()?);
-    let noise32: Vec<f32> = noise64.iter().map(|&x| x as f32).collect();
-    fn run<T: NoiseFloat>(
-        dump: &Dump,
-        uniform: &[f64],
-        bonus: &[i32],
-        inv_q: &[T],
-        p: NanPolicy,
-    ) -> Value {
-        let inp = RejectionInputs {
-            batch: dump.batch(),
-            greedy: None,
-            uniform,
-            inv_q,
-            bonus: Bonus::Given(bonus),
-        };
-        match rejection_sample(&inp, p) {
-            Ok(out) => {
-                let rows: Vec<&[i32]> = (0..dump.cu_num_draft_tokens.len())
-                    .map(|r| out.row(r))
-                    .collect();
-                json!(rows)
-            }
-            Err(e) => json!({ "error": e.to_string() }),
-        }
-    }
-    let a = run(dump, uniform, bonus, &noise32, policy);
-    let b = run(dump, uniform, bonus, noise64, policy);
-    Some(json!({ "output_f32": a, "output_f64": b, "differs": a != b }))
 }
 
 fn svg_charts(dir: &Path, positions: &[PositionReport]) -> Result<Vec<PathBuf>, String> {
@@ -443,23 +260,16 @@ fn table(positions: &[PositionReport], rows: usize) -> String {
 
 /// Runs the audit and returns the text for the terminal.
 pub fn run(args: &AuditArgs) -> Result<String, String> {
-    let entry = CatalogueEntry::find(&args.model).ok_or_else(|| {
-        let names: Vec<&str> = CATALOGUE.iter().map(|e| e.name).collect();
-        format!(
-            "unknown model {:?}; the catalogue has {}",
-            args.model,
-            names.join(", ")
-        )
-    })?;
     let (name, dump) = load(args).map_err(|e| e.to_string())?;
-    dump.validate().map_err(|e| e.to_string())?;
-    // The noise both pipelines see: the engine's precision's values, exactly.
-    let noise64: Vec<f64> = match args.precision {
-        PrecisionArg::F64 => dump.inv_q.clone(),
-        PrecisionArg::F32 => dump.inv_q.iter().map(|&x| x as f32 as f64).collect(),
+    let options = AuditOptions {
+        precision: match args.precision {
+            PrecisionArg::F32 => Precision::F32,
+            PrecisionArg::F64 => Precision::F64,
+        },
+        nan_policy: args.nan_policy.into(),
+        model: &args.model,
     };
-    // The same values cast to f32 (the silent cast of vLLM #54843).
-    let noise32: Vec<f32> = noise64.iter().map(|&x| x as f32).collect();
+    let audit = Audit::new(&dump, options)?;
     let batch = dump.batch();
     let (b, t, v) = (batch.num_requests(), batch.num_tokens(), dump.vocab_size);
     let bar = crate::progress::bar(
@@ -467,55 +277,29 @@ pub fn run(args: &AuditArgs) -> Result<String, String> {
         "{bar:40} {pos}/{len} positions {eta}",
         t.saturating_mul(v) >= PROGRESS_ABOVE,
     );
-    let at: Vec<(usize, usize, usize)> = (0..b)
-        .flat_map(|r| {
-            batch
-                .request_tokens(r)
-                .enumerate()
-                .map(move |(pos, tok)| (r, pos, tok))
-        })
-        .collect();
-    let all = AllPositions {
-        dump: &dump,
-        noise64: &noise64,
-        noise32: &noise32,
-        positions: &at,
-        args,
-        bar: &bar,
-    };
-    let positions = entry.visit(None, all).map_err(|e| e.to_string())?;
+    let positions = audit.positions(audit.at(), &|| bar.inc(1))?;
     bar.finish_and_clear();
     let policy: NanPolicy = args.nan_policy.into();
-    let flips = positions.iter().filter(|p| p.flipped).count();
-    let ovf32: usize = positions.iter().map(|p| p.overflow_f32.len()).sum();
-    let ovf64: usize = positions.iter().map(|p| p.overflow_f64.len()).sum();
-    let errors = positions.iter().filter(|p| p.error.is_some()).count();
-    let dead: Vec<f64> = positions
-        .iter()
-        .filter_map(|p| p.dead_zone.as_ref()?.get("mass")?.as_f64())
-        .collect();
-    let dead_mean = if dead.is_empty() {
-        0.0
-    } else {
-        dead.iter().sum::<f64>() / dead.len() as f64
-    };
     let charts = match &args.charts {
         Some(dir) => svg_charts(dir, &positions)?,
         None => Vec::new(),
     };
-    let summary = json!({
-        "positions": t, "flips": flips, "overflow_entries_f32": ovf32, "overflow_entries_f64": ovf64,
-        "errors": errors, "dead_zone_mass_mean": num(dead_mean),
-    });
-    let report = json!({
-        "input": name, "vocab_size": v, "num_requests": b, "num_tokens": t,
-        "precision": args.precision, "inv_q_dtype": dump.inv_q_dtype.name(),
-        "nan_policy": policy.name(), "model": entry.name,
-        "summary": summary,
-        "positions": positions,
-        "rejection": rejection_rows(&dump, &noise64, policy),
-        "charts": charts.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
-    });
+    let mut report = audit.report(&name, &positions);
+    report["charts"] = json!(
+        charts
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect::<Vec<_>>()
+    );
+    let summary = &report["summary"];
+    let count = |key: &str| summary[key].as_u64().unwrap_or(0);
+    let (flips, ovf32, ovf64, errors) = (
+        count("flips"),
+        count("overflow_entries_f32"),
+        count("overflow_entries_f64"),
+        count("errors"),
+    );
+    let dead_mean = summary["dead_zone_mass_mean"].as_f64().unwrap_or(0.0);
     if let Some(path) = &args.json {
         let text = serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?;
         std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -532,7 +316,7 @@ pub fn run(args: &AuditArgs) -> Result<String, String> {
             PrecisionArg::F64 => "f32 (cast)",
         },
         policy.name(),
-        entry.name,
+        audit.model(),
     );
     out.push_str(&table(&positions, args.rows));
     let _ = write!(

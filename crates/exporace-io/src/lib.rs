@@ -3,7 +3,8 @@
 //! Engine dumps in and regression fixtures out, for [`exporace`]: readers
 //! and writers for `.npy` (through `npyz`) and safetensors (through the
 //! `safetensors` crate), with f16 and bf16 converted through `half`, the
-//! vLLM dump layout ([`Dump`]) and regression fixtures ([`fixture`]).
+//! vLLM dump layout ([`Dump`]), its audit ([`audit`]) and regression
+//! fixtures ([`fixture`]).
 //!
 //! Everything that reads outside input returns a typed [`IoError`] and never
 //! panics: sizes from a header are checked against the file's length before
@@ -21,6 +22,7 @@
 //! # Ok::<(), exporace_io::IoError>(())
 //! ```
 
+pub mod audit;
 mod dump;
 mod dump_fixture;
 mod error;

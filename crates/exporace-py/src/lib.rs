@@ -13,6 +13,7 @@
 use pyo3::prelude::*;
 
 mod arrays;
+mod audit;
 mod catalogue;
 mod chunks;
 mod errors;
@@ -31,6 +32,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(races::race, m)?)?;
     m.add_function(wrap_pyfunction!(races::recover, m)?)?;
     m.add_function(wrap_pyfunction!(races::rejection, m)?)?;
+    m.add_function(wrap_pyfunction!(audit::audit, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -20,6 +20,7 @@ CPU (``__array__``, DLPack), so torch CPU tensors pass as they are.
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
@@ -39,6 +40,7 @@ __all__ = [
     "Race",
     "Rejection",
     "Sample",
+    "audit",
     "compare_models",
     "dead_zone",
     "models",
@@ -528,3 +530,64 @@ def compare_models(
         seed=_args.count(seed, "seed"),
         nan_policy=_nan_policy(nan_policy),
     )
+
+
+#: The tensors of a dump, by vLLM's names.
+DUMP_TENSORS: tuple[str, ...] = (
+    "target_probs", "inv_q", "draft_token_ids", "cu_num_draft_tokens",
+    "draft_probs", "uniform", "bonus_token_ids",
+)
+
+
+def audit(
+    dump: Any,
+    *,
+    nan_policy: str,
+    precision: str = "f32",
+    model: str = "torch-cuda-f32",
+    progress: ProgressFn | None = None,
+) -> dict[str, Any]:
+    """The report of ``exporace audit --json`` for a dump in vLLM's layout:
+    a safetensors file's path, or a dict of arrays (``target_probs``
+    ``[T, V]``, ``inv_q`` ``[B, V]``, ``draft_token_ids`` ``[T]``,
+    ``cu_num_draft_tokens`` ``[B]``, and optionally ``draft_probs``,
+    ``uniform``, ``bonus_token_ids``). Every draft position is raced at f32
+    and f64 on the same noise (``precision`` is the engine's): flips,
+    overflows, margins, and ``model``'s dead zone. ``progress(done, total)``
+    is called between chunks of positions, and Ctrl-C stops the call.
+
+    >>> r = exporace.audit({"target_probs": np.array([[0.2, 0.3, 0.5]], np.float32),
+    ...     "inv_q": np.array([[1.2, 1.0, 9.0]]), "draft_token_ids": np.array([2], np.int32),
+    ...     "cu_num_draft_tokens": np.array([1], np.int32)}, nan_policy="reject")
+    >>> r["summary"]["flips"], r["positions"][0]["token_f32"]
+    (0, 1)
+    """
+    policy = _nan_policy(nan_policy)
+    precision = _args.choice(precision, "precision", ("f32", "f64"))
+    model = _model(model)
+    cb = _args.callback(progress)
+    if isinstance(dump, (str, os.PathLike)):
+        path = os.fspath(dump)
+        if not isinstance(path, str):
+            raise ExporaceTypeError("dump must be a path as text", "dump")
+        text = _core.audit(path, None, precision, policy, model, cb)
+    elif isinstance(dump, dict):
+        tensors = {}
+        for key, value in dump.items():
+            if key not in DUMP_TENSORS:
+                raise ExporaceValueError(
+                    f"dump has a tensor {key!r}; a dump's tensors are {', '.join(DUMP_TENSORS)}",
+                    "dump",
+                )
+            a = _args.to_numpy(value, key, None)
+            if a.dtype not in (np.float32, np.float64, np.int32, np.int64):
+                raise ExporaceTypeError(
+                    f"{key} must be float32, float64, int32 or int64, got {a.dtype}", key
+                )
+            tensors[key] = np.ascontiguousarray(a)
+        text = _core.audit(None, tensors, precision, policy, model, cb)
+    else:
+        raise ExporaceTypeError(
+            f"dump must be a path or a dict of arrays, got {_args.describe(dump)}", "dump"
+        )
+    return json.loads(text)

@@ -69,3 +69,11 @@ def rejection(
     bonus_inv_q: npt.NDArray[np.float32] | npt.NDArray[np.float64] | None,
     nan_policy: str,
 ) -> tuple[npt.NDArray[np.int32], int, npt.NDArray[np.int64]]: ...
+def audit(
+    path: str | None,
+    tensors: dict[str, np.ndarray] | None,
+    precision: str,
+    nan_policy: str,
+    model: str,
+    progress: Callable[[int, int], Any] | None,
+) -> str: ...
