@@ -18,6 +18,8 @@ use crate::Dump;
 const DIFFERING_LISTED: usize = 8;
 
 /// What to audit a dump under.
+///
+/// No example: a plain record; [`Audit`] shows one.
 #[derive(Clone, Copy, Debug)]
 pub struct AuditOptions<'a> {
     /// The engine's noise precision; the other is derived from the same
@@ -41,6 +43,8 @@ fn num(x: f64) -> Value {
 }
 
 /// One draft position's findings.
+///
+/// No example: a plain record; [`Audit`] shows one.
 #[derive(Clone, Debug, Serialize)]
 pub struct PositionReport {
     /// The request (index into `cu_num_draft_tokens`).
@@ -257,6 +261,8 @@ impl<'a> Audit<'a> {
     /// Checks the model and the dump, and prepares the noise: the engine's
     /// precision's values exactly, and the same values cast to f32 (the
     /// silent cast of vLLM #54843).
+    ///
+    /// No example: [`Audit`] shows it.
     pub fn new(dump: &'a Dump, options: AuditOptions<'a>) -> Result<Self, String> {
         let entry = CatalogueEntry::find(options.model).ok_or_else(|| {
             let names: Vec<&str> = CATALOGUE.iter().map(|e| e.name).collect();
@@ -293,12 +299,16 @@ impl<'a> Audit<'a> {
 
     /// Every draft position as (request, position in the request, token
     /// index), in token order.
+    ///
+    /// No example: [`Audit`] shows it.
     pub fn at(&self) -> &[(usize, usize, usize)] {
         &self.at
     }
 
     /// The findings at positions `at`, in that order, calling `tick` after
     /// each.
+    ///
+    /// No example: [`Audit`] shows it.
     pub fn positions(
         &self,
         at: &[(usize, usize, usize)],
@@ -317,6 +327,8 @@ impl<'a> Audit<'a> {
     }
 
     /// The model the dead zones are under.
+    ///
+    /// No example: [`Audit`] shows it.
     pub fn model(&self) -> &'static str {
         self.entry.name
     }
@@ -324,6 +336,8 @@ impl<'a> Audit<'a> {
     /// The whole report as JSON: the input's name and sizes, the options, a
     /// summary (flips, overflow entries, errors, mean dead-zone mass), every
     /// position and the rejection step at both precisions.
+    ///
+    /// No example: [`Audit`] shows it.
     pub fn report(&self, input: &str, positions: &[PositionReport]) -> Value {
         let dump = self.dump;
         let batch = dump.batch();

@@ -32,6 +32,7 @@ extern crate std;
 
 #[cfg(feature = "std")]
 pub mod experiment;
+pub mod flashinfer;
 pub mod forensics;
 pub mod hashed_pick;
 pub mod hashed_sample;

@@ -52,6 +52,7 @@ extern crate std;
 mod arch;
 #[cfg(test)]
 mod arch_tests;
+pub mod curand;
 #[cfg(feature = "rand")]
 pub mod distr;
 mod error;
