@@ -74,6 +74,7 @@ mod standings;
 mod stream;
 #[cfg(test)]
 mod test_inputs;
+pub mod threefry;
 pub mod validate;
 pub mod weights;
 
