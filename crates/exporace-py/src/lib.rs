@@ -29,6 +29,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(catalogue::noise, m)?)?;
     m.add_function(wrap_pyfunction!(scenario::run_json, m)?)?;
     m.add_function(wrap_pyfunction!(sampling::sample, m)?)?;
+    m.add_function(wrap_pyfunction!(sampling::flashinfer, m)?)?;
     m.add_function(wrap_pyfunction!(races::race, m)?)?;
     m.add_function(wrap_pyfunction!(races::recover, m)?)?;
     m.add_function(wrap_pyfunction!(races::rejection, m)?)?;

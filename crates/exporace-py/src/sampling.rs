@@ -108,3 +108,69 @@ pub fn sample<'py>(
         })?;
     Ok(columns(py, &picks))
 }
+
+/// Per row of a FlashInfer batch: the certified token (-1 where
+/// undetermined), whether it is certified, and the undetermined rows'
+/// candidates.
+type FlashInferColumns<'py> = (Bound<'py, PyAny>, Bound<'py, PyAny>, Vec<Vec<usize>>);
+
+/// FlashInfer's `sampling_from_logits` for each row of float32 `logits`
+/// `[B, V]` (row `r` is CUDA block `r`), with per-row seeds and offsets:
+/// per row the certified token (-1 where undetermined), whether it is
+/// certified, and the candidates of the undetermined rows.
+#[pyfunction]
+#[pyo3(signature = (logits, seeds, offsets, threads, progress))]
+pub fn flashinfer<'py>(
+    py: Python<'py>,
+    logits: PyReadonlyArray2<'py, f32>,
+    seeds: PyReadonlyArray1<'py, u64>,
+    offsets: PyReadonlyArray1<'py, u64>,
+    threads: Option<usize>,
+    progress: Option<Bound<'py, PyAny>>,
+) -> PyResult<FlashInferColumns<'py>> {
+    use exporace_study::flashinfer::{FlashInferPick, flashinfer_sample};
+    let (data, rows, v) = arrays::matrix(&logits, "logits")?;
+    let seeds = arrays::slice(&seeds, "seed")?;
+    let offsets = arrays::slice(&offsets, "offset")?;
+    for (name, len) in [("seed", seeds.len()), ("offset", offsets.len())] {
+        if len != rows {
+            return Err(errors::value(
+                name,
+                &format!("{name} has {len} entries for {rows} rows of logits"),
+            ));
+        }
+    }
+    if rows > 1 << 31 {
+        return Err(errors::value(
+            "logits",
+            "logits has more rows than CUDA blocks (2^31)",
+        ));
+    }
+    let pick =
+        |r: usize| flashinfer_sample(&data[r * v..(r + 1) * v], seeds[r], offsets[r], r as u32);
+    let picks =
+        chunks::map(py, rows, v, threads, progress.as_ref(), pick).map_err(|e| match e {
+            Ok((row, e)) => errors::value("logits", &format!("row {row}: {e}")),
+            Err(py_err) => py_err,
+        })?;
+    let token: Vec<i64> = picks
+        .iter()
+        .map(|p| match p {
+            FlashInferPick::Certified(t) => *t as i64,
+            FlashInferPick::Undetermined(_) => -1,
+        })
+        .collect();
+    let certified: Vec<bool> = token.iter().map(|&t| t >= 0).collect();
+    let open = picks
+        .into_iter()
+        .filter_map(|p| match p {
+            FlashInferPick::Undetermined(c) => Some(c),
+            FlashInferPick::Certified(_) => None,
+        })
+        .collect();
+    Ok((
+        arrays::out(py, token).into_any(),
+        arrays::out(py, certified).into_any(),
+        open,
+    ))
+}

@@ -15,6 +15,7 @@ REPO = pathlib.Path(__file__).resolve().parents[3]
 HASHED_ROWS = REPO / "crates/exporace-study/tests/fixtures/engines_2026_12_hashed_rows.npz"
 #: The full fixture, beside the checkout where the shared folder is.
 SHARED_ROWS = REPO.parent / "shared/fixtures/engines-2026-12/gpu_rows_vllm_sglang.npz"
+SHARED_FLASHINFER = REPO.parent / "shared/fixtures/engines-2026-12/gpu_rows_flashinfer_jax.npz"
 
 
 @pytest.fixture(autouse=True)
@@ -29,9 +30,18 @@ def hashed_rows():
         return {k: z[k] for k in z.files}
 
 
+def _shared(path):
+    if not path.exists():
+        pytest.skip(f"{path} is not beside the checkout")
+    with np.load(path) as z:
+        return {k: z[k] for k in z.files}
+
+
 @pytest.fixture(scope="session")
 def shared_rows():
-    if not SHARED_ROWS.exists():
-        pytest.skip(f"{SHARED_ROWS} is not beside the checkout")
-    with np.load(SHARED_ROWS) as z:
-        return {k: z[k] for k in z.files}
+    return _shared(SHARED_ROWS)
+
+
+@pytest.fixture(scope="session")
+def shared_flashinfer():
+    return _shared(SHARED_FLASHINFER)

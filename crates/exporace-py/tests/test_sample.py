@@ -151,3 +151,28 @@ def test_ctrl_c_interrupts_a_long_call_and_other_threads_run_meanwhile():
     # other thread ran while the call held no GIL.
     assert time.monotonic() - t0 < 30
     assert len(ticks) > 20
+
+
+def test_flashinfer_certified_ids_equal_the_kernels(shared_flashinfer):
+    z = shared_flashinfer
+    for case in ("sa", "sb", "sc"):
+        seed, offset, d, rows = (int(v) for v in z[f"flashinfer/{case}/params"])
+        s = exporace.flashinfer_sample(z[f"flashinfer/{case}/logits"], seed, offset=offset)
+        assert s.certified.all() and s.candidates == []
+        np.testing.assert_array_equal(s.token, z[f"flashinfer/{case}/ids"])
+
+
+def test_flashinfer_lists_the_candidates_where_it_cannot_certify():
+    logits = np.zeros((3, 8), np.float32)
+    logits[1, 3] = np.nan  # a NaN compares false: the order of the reduction decides
+    logits[2, :] = -np.inf  # nothing finite: the last slot, or 0 past a padded block
+    s = exporace.flashinfer_sample(logits, seed=7)
+    assert s.certified.tolist() == [True, False, False]
+    assert s.token[1:].tolist() == [-1, -1]
+    assert s.candidates == [[3], [0, 7]]
+    with pytest.raises(exporace.ExporaceValueError) as e:
+        exporace.flashinfer_sample(logits, seed=7, offset=-1)
+    assert e.value.argument == "offset"
+    with pytest.raises(exporace.ExporaceTypeError) as e:
+        exporace.flashinfer_sample(logits.astype(np.float64), seed=7)
+    assert e.value.argument == "logits"

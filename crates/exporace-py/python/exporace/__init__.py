@@ -39,10 +39,12 @@ __all__ = [
     "NAN_POLICIES",
     "Race",
     "Rejection",
+    "FlashInferSample",
     "Sample",
     "audit",
     "compare_models",
     "dead_zone",
+    "flashinfer_sample",
     "models",
     "noise",
     "race",
@@ -591,3 +593,45 @@ def audit(
             f"dump must be a path or a dict of arrays, got {_args.describe(dump)}", "dump"
         )
     return json.loads(text)
+
+
+@dataclass(frozen=True)
+class FlashInferSample:
+    """What FlashInfer's sampler picks, as far as a CPU can tell: per row
+    the certified token (-1 where undetermined), whether it is certified,
+    and for each undetermined row (in order) the tokens that can win."""
+
+    token: np.ndarray
+    certified: np.ndarray
+    candidates: list[list[int]]
+
+
+def flashinfer_sample(
+    logits: Any,
+    seed: Any,
+    *,
+    offset: Any = 0,
+    threads: int | None = None,
+    progress: ProgressFn | None = None,
+) -> FlashInferSample:
+    """FlashInfer 0.7.4's ``sampling_from_logits`` on float32 ``logits``
+    ``[B, V]`` (row ``r`` is CUDA block ``r``) under ``seed`` and the Philox
+    ``offset`` (one for every row, or one per row). The uniforms replay bit
+    for bit; the GPU's ``lg2.approx`` is known only within its measured
+    error, so a row's winner is certified when no other token's score
+    interval reaches it, and otherwise its candidates are listed.
+
+    >>> logits = np.zeros((2, 8192), np.float32); logits[0, 5] = 40.0; logits[1, 9] = 40.0
+    >>> exporace.flashinfer_sample(logits, seed=1).token
+    array([5, 9])
+    """
+    x = _args.array(logits, "logits", [np.float32], 2, "FlashInfer reads float32 logits here")
+    rows = x.shape[0]
+    token, certified, candidates = _core.flashinfer(
+        x,
+        _args.seeds(seed, rows),
+        _args.unsigned(offset, "offset", rows),
+        _args.threads(threads),
+        _args.callback(progress),
+    )
+    return FlashInferSample(token, certified, candidates)

@@ -124,19 +124,24 @@ def seeds(x: Any, rows: int) -> np.ndarray:
     raise ExporaceTypeError(f"seed must hold integers, got {a.dtype}", "seed")
 
 
-def positions(x: Any, rows: int) -> np.ndarray:
-    """Per-row positions as uint64, none negative."""
-    a = per_row(x, "pos", rows, count, np.uint64)
+def unsigned(x: Any, name: str, rows: int) -> np.ndarray:
+    """Per-row non-negative integers as uint64."""
+    a = per_row(x, name, rows, count, np.uint64)
     if a.dtype.kind == "i":
         if (a < 0).any():
             i = int(np.argmax(a < 0))
-            raise ExporaceValueError(f"pos[{i}] is {int(a[i])}: positions are not negative", "pos")
+            raise ExporaceValueError(f"{name}[{i}] is {int(a[i])}: it is not negative", name)
         return np.ascontiguousarray(a.astype(np.uint64))
     if a.dtype.kind == "u":
         return np.ascontiguousarray(a.astype(np.uint64))
     if a.dtype == object:
-        return np.array([count(v, "pos") for v in a], dtype=np.uint64)
-    raise ExporaceTypeError(f"pos must hold integers, got {a.dtype}", "pos")
+        return np.array([count(v, name) for v in a], dtype=np.uint64)
+    raise ExporaceTypeError(f"{name} must hold integers, got {a.dtype}", name)
+
+
+def positions(x: Any, rows: int) -> np.ndarray:
+    """Per-row positions as uint64, none negative."""
+    return unsigned(x, "pos", rows)
 
 
 def real(x: Any, name: str) -> float:

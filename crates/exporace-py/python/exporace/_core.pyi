@@ -77,3 +77,10 @@ def audit(
     model: str,
     progress: Callable[[int, int], Any] | None,
 ) -> str: ...
+def flashinfer(
+    logits: npt.NDArray[np.float32],
+    seeds: npt.NDArray[np.uint64],
+    offsets: npt.NDArray[np.uint64],
+    threads: int | None,
+    progress: Callable[[int, int], Any] | None,
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_], list[list[int]]]: ...
