@@ -6,7 +6,10 @@
 # package builds. Nothing is downloaded: wasm-pack takes the wasm-bindgen CLI
 # on PATH (--mode no-install) and the drivers named here; its check for a
 # newer wasm-pack may print a warning where crates.io's API cannot be reached.
-# Browser flags are in the crate's webdriver.json.
+# Browser flags are in the crate's webdriver.json. Its Cargo.lock holds the
+# workspace's versions (`--locked`); after a dependency change in the core,
+# copy the root Cargo.lock over it and run `cargo metadata` in its folder,
+# which keeps those versions and drops the packages it does not use.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
