@@ -7,13 +7,21 @@
 //! `logit + G` in fp64 for vLLM's CPU kernel (which compares the same sum
 //! relative to its leader). The winner is the engine's; the runner-up is the
 //! best of the rest, ties to the smallest index.
+//!
+//! vLLM's and SGLang's argmax is the first largest score, a NaN counting as
+//! the largest (per block of 1024 tokens, then over blocks, which is the
+//! same token), so one pass of [`Standings`] under
+//! [`NanPolicy::FirstNanWins`] gives both; `tests/hashed_pick.rs` checks its
+//! winners against [`crate::hashed_sample`]'s. The CPU kernel's skips decide
+//! as it does only in its own loop, so its winner comes from
+//! [`vllm_cpu_sample`] and the runner-up from a second pass.
 
-use crate::hashed_sample::{VllmRow, sglang_sample, vllm_cpu_sample, vllm_gumbel_sample};
+use crate::hashed_sample::{VllmRow, vllm_cpu_sample};
 use crate::models::{
     NoiseModel, SglangMurmur, VllmMurmur32, VllmMurmur64, vllm_cpu_bits, vllm_cpu_key,
     vllm_cpu_uniform,
 };
-use exporace::{Contender, NanPolicy, NoiseFloat, RaceResult, Result, Standings};
+use exporace::{Contender, Error, NanPolicy, NoiseFloat, RaceResult, Result, Standings};
 
 /// The runner-up of `scores` once `winner` is set aside: the first largest
 /// of the rest (a NaN counts as the largest, as `torch.argmax` treats it).
@@ -36,6 +44,44 @@ fn with_runner_up<T: NoiseFloat>(winner: usize, scores: impl Iterator<Item = T>)
     }
 }
 
+/// The first largest of `scores` and the first largest of the rest, a NaN
+/// counting as the largest.
+fn standings<T: NoiseFloat>(scores: impl Iterator<Item = T>) -> RaceResult<T> {
+    let mut s = Standings::new(NanPolicy::FirstNanWins);
+    for (i, x) in scores.enumerate() {
+        s.push(i, x);
+    }
+    s.finish().expect("a row is not empty")
+}
+
+/// The checks of `vllm_gumbel_sample`: a vocabulary of 1 to 2^32 - 1
+/// tokens, a finite temperature of at least 0, a position below the draft
+/// salt's range.
+fn check_vllm(row: &VllmRow<'_>) -> Result<()> {
+    exporace::validate::vocab(row.logits.len())?;
+    if !(row.temperature >= 0.0 && row.temperature.is_finite()) {
+        return Err(Error::BadArgument {
+            name: "temperature",
+            value: exporace::ArgValue::Float(row.temperature as f64),
+            rule: "it must be a finite number of at least 0",
+        });
+    }
+    crate::models::check_mrv2_pos(row.pos)?;
+    check_tokens(row.logits.len())
+}
+
+/// Tokens are hashed as 32-bit ids.
+fn check_tokens(v: usize) -> Result<()> {
+    if v > u32::MAX as usize {
+        return Err(Error::TooLarge {
+            what: "vocabulary size (tokens are hashed as 32-bit ids)",
+            size: v as u64,
+            limit: u32::MAX as u64,
+        });
+    }
+    Ok(())
+}
+
 /// vLLM 0.33's `gumbel_sample` for one row at fp32 noise (`row.fp64`
 /// false): the token it picks, the runner-up and their scores.
 ///
@@ -51,23 +97,17 @@ fn with_runner_up<T: NoiseFloat>(winner: usize, scores: impl Iterator<Item = T>)
 /// # Ok::<(), exporace::Error>(())
 /// ```
 pub fn vllm_pick32(row: &VllmRow<'_>) -> Result<RaceResult<f32>> {
-    let winner = vllm_gumbel_sample(&VllmRow {
-        fp64: false,
-        ..*row
-    })?;
+    check_vllm(row)?;
     let t = row.temperature;
-    Ok(with_runner_up(
-        winner,
-        row.logits.iter().enumerate().map(|(i, &l)| {
-            if t == 0.0 {
-                return l;
-            }
-            let g = VllmMurmur32
-                .draw_hashed(row.seed, row.pos, i as u32, row.draft)
-                .map_or(0.0, |d| d.value);
-            l / t + g
-        }),
-    ))
+    Ok(standings(row.logits.iter().enumerate().map(|(i, &l)| {
+        if t == 0.0 {
+            return l;
+        }
+        let g = VllmMurmur32
+            .draw_hashed(row.seed, row.pos, i as u32, row.draft)
+            .map_or(0.0, |d| d.value);
+        l / t + g
+    })))
 }
 
 /// vLLM 0.33's `gumbel_sample` for one row at fp64 noise (`use_fp64`):
@@ -82,20 +122,17 @@ pub fn vllm_pick32(row: &VllmRow<'_>) -> Result<RaceResult<f32>> {
 /// # Ok::<(), exporace::Error>(())
 /// ```
 pub fn vllm_pick64(row: &VllmRow<'_>) -> Result<RaceResult<f64>> {
-    let winner = vllm_gumbel_sample(&VllmRow { fp64: true, ..*row })?;
+    check_vllm(row)?;
     let t = row.temperature;
-    Ok(with_runner_up(
-        winner,
-        row.logits.iter().enumerate().map(|(i, &l)| {
-            if t == 0.0 {
-                return l as f64;
-            }
-            let g = VllmMurmur64
-                .draw_hashed(row.seed, row.pos, i as u32, row.draft)
-                .map_or(0.0, |d| d.value);
-            (l / t) as f64 + g
-        }),
-    ))
+    Ok(standings(row.logits.iter().enumerate().map(|(i, &l)| {
+        if t == 0.0 {
+            return l as f64;
+        }
+        let g = VllmMurmur64
+            .draw_hashed(row.seed, row.pos, i as u32, row.draft)
+            .map_or(0.0, |d| d.value);
+        (l / t) as f64 + g
+    })))
 }
 
 /// SGLang's `multinomial_with_seed` for one row of fp64 log-probabilities:
@@ -109,15 +146,13 @@ pub fn vllm_pick64(row: &VllmRow<'_>) -> Result<RaceResult<f64>> {
 /// # Ok::<(), exporace::Error>(())
 /// ```
 pub fn sglang_pick(logprobs: &[f64], seed: u64, pos: u64) -> Result<RaceResult<f64>> {
-    let winner = sglang_sample(logprobs, seed, pos)?;
-    Ok(with_runner_up(
-        winner,
-        logprobs.iter().enumerate().map(|(t, &l)| {
-            l + SglangMurmur
-                .draw_hashed(seed, pos, t as u32, false)
-                .map_or(0.0, |d| d.value)
-        }),
-    ))
+    exporace::validate::vocab(logprobs.len())?;
+    check_tokens(logprobs.len())?;
+    Ok(standings(logprobs.iter().enumerate().map(|(t, &l)| {
+        l + SglangMurmur
+            .draw_hashed(seed, pos, t as u32, false)
+            .map_or(0.0, |d| d.value)
+    })))
 }
 
 /// vLLM's CPU `fused_gumbel_argmax` for one row of fp32 logits: the token

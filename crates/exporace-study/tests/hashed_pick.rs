@@ -1,0 +1,166 @@
+//! `hashed_pick`'s one-pass winners are `hashed_sample`'s (the engines'
+//! samplers, checked against their GPU ids in `hashed_rows.rs`), on rows
+//! built to test the tie and NaN rules: equal logits under greedy
+//! sampling, NaN logits, masked rows, several blocks of 1024 tokens.
+
+use exporace_study::hashed_pick::{sglang_pick, vllm_cpu_pick, vllm_pick32, vllm_pick64};
+use exporace_study::hashed_sample::{VllmRow, sglang_sample, vllm_cpu_sample, vllm_gumbel_sample};
+
+/// A small deterministic generator (SplitMix64) for the rows.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    fn float(&mut self) -> f32 {
+        (self.next() >> 40) as f32 / (1u64 << 24) as f32
+    }
+}
+
+/// Rows of every kind, each with its name.
+fn rows(rng: &mut Rng) -> Vec<(&'static str, Vec<f32>)> {
+    let v = 1 + (rng.next() % 3000) as usize;
+    let gauss: Vec<f32> = (0..v).map(|_| (rng.float() - 0.5) * 8.0).collect();
+    let mut tied = vec![-3.0f32; v];
+    for _ in 0..4 {
+        tied[(rng.next() % v as u64) as usize] = 2.0;
+    }
+    let mut nan = gauss.clone();
+    nan[(rng.next() % v as u64) as usize] = f32::NAN;
+    let mut masked = vec![f32::NEG_INFINITY; v];
+    masked[(rng.next() % v as u64) as usize] = 0.0;
+    vec![
+        ("gaussian", gauss),
+        ("tied", tied),
+        ("nan", nan),
+        ("masked", masked),
+        ("flat", vec![0.0; v]),
+    ]
+}
+
+#[test]
+fn one_pass_winners_are_the_samplers() {
+    let mut rng = Rng(2026);
+    let mut checked = 0;
+    for _ in 0..40 {
+        for (name, logits) in rows(&mut rng) {
+            let seed = rng.next();
+            let pos = rng.next() % (1 << 30);
+            for temperature in [0.0f32, 0.7, 1.0] {
+                for draft in [false, true] {
+                    for fp64 in [false, true] {
+                        let row = VllmRow {
+                            logits: &logits,
+                            seed,
+                            pos,
+                            temperature,
+                            draft,
+                            fp64,
+                        };
+                        let want = vllm_gumbel_sample(&row).unwrap();
+                        let (got, runner) = if fp64 {
+                            let r = vllm_pick64(&row).unwrap();
+                            (r.winner.token, r.runner_up.map(|c| c.token))
+                        } else {
+                            let r = vllm_pick32(&row).unwrap();
+                            (r.winner.token, r.runner_up.map(|c| c.token))
+                        };
+                        assert_eq!(
+                            got, want,
+                            "{name} t {temperature} draft {draft} fp64 {fp64}"
+                        );
+                        assert_ne!(runner, Some(got));
+                        assert_eq!(runner.is_some(), logits.len() > 1);
+                        checked += 1;
+                    }
+                }
+            }
+            let logprobs: Vec<f64> = logits.iter().map(|&l| l as f64).collect();
+            assert_eq!(
+                sglang_pick(&logprobs, seed, pos).unwrap().winner.token,
+                sglang_sample(&logprobs, seed, pos).unwrap(),
+                "{name}"
+            );
+            assert_eq!(
+                vllm_cpu_pick(&logits, seed).unwrap().winner.token,
+                vllm_cpu_sample(&logits, seed).unwrap(),
+                "{name}"
+            );
+            checked += 2;
+        }
+    }
+    assert_eq!(checked, 40 * 5 * 14);
+}
+
+#[test]
+fn the_runner_up_leads_the_rest() {
+    // Greedy rows: the scores are the logits, so the runner-up and margin
+    // follow from the logits alone.
+    let logits = [1.0f32, 3.0, 2.5, 3.0, -1.0];
+    let row = VllmRow {
+        logits: &logits,
+        seed: 1,
+        pos: 2,
+        temperature: 0.0,
+        draft: false,
+        fp64: false,
+    };
+    let r = vllm_pick32(&row).unwrap();
+    assert_eq!(
+        (r.winner.token, r.runner_up.unwrap().token, r.margin_ulps()),
+        (1, 3, Some(0))
+    );
+    let logits = [1.0f32, 2.0, 2.0f32.next_down(), -1.0];
+    let row = VllmRow {
+        logits: &logits,
+        seed: 1,
+        pos: 2,
+        temperature: 0.0,
+        draft: false,
+        fp64: true,
+    };
+    let r = vllm_pick64(&row).unwrap();
+    // 2 and its f32 predecessor are 2^29 binary64 steps apart.
+    assert_eq!(
+        (r.winner.token, r.runner_up.unwrap().token, r.margin_ulps()),
+        (1, 2, Some(1 << 29))
+    );
+}
+
+#[test]
+fn hostile_rows_are_refused_as_the_samplers_refuse_them() {
+    let logits = [0.0f32; 4];
+    for (temperature, pos) in [
+        (f32::NAN, 0),
+        (-1.0, 0),
+        (f32::INFINITY, 0),
+        (1.0, u64::MAX),
+    ] {
+        let row = VllmRow {
+            logits: &logits,
+            seed: 1,
+            pos,
+            temperature,
+            draft: false,
+            fp64: false,
+        };
+        assert_eq!(
+            vllm_pick32(&row).unwrap_err().to_string(),
+            vllm_gumbel_sample(&row).unwrap_err().to_string()
+        );
+    }
+    let empty = VllmRow {
+        logits: &[],
+        seed: 1,
+        pos: 0,
+        temperature: 1.0,
+        draft: false,
+        fp64: true,
+    };
+    assert!(vllm_pick64(&empty).is_err() && sglang_pick(&[], 1, 0).is_err());
+}
