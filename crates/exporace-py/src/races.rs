@@ -78,17 +78,23 @@ struct Batch<'a> {
     draft_probs: Option<&'a [f32]>,
 }
 
+/// A batch as the Python layer passes it: `(vocab_size,
+/// cu_num_draft_tokens, draft_token_ids, target_probs, draft_probs)`, the
+/// probabilities flattened.
+type BatchArrays<'py> = (
+    usize,
+    PyReadonlyArray1<'py, i32>,
+    PyReadonlyArray1<'py, i32>,
+    PyReadonlyArray1<'py, f32>,
+    Option<PyReadonlyArray1<'py, f32>>,
+);
+
 impl<'a> Batch<'a> {
     /// The batch's arrays, each checked to be C-contiguous.
-    fn read(
-        vocab_size: usize,
-        cu: &'a PyReadonlyArray1<'_, i32>,
-        drafts: &'a PyReadonlyArray1<'_, i32>,
-        target: &'a PyReadonlyArray1<'_, f32>,
-        draft_probs: Option<&'a PyReadonlyArray1<'_, f32>>,
-    ) -> PyResult<Self> {
+    fn read(arrays: &'a BatchArrays<'_>) -> PyResult<Self> {
+        let (vocab_size, cu, drafts, target, draft_probs) = arrays;
         Ok(Batch {
-            vocab_size,
+            vocab_size: *vocab_size,
             cu: arrays::slice(cu, "cu_num_draft_tokens")?,
             drafts: arrays::slice(drafts, "draft_token_ids")?,
             target: arrays::slice(target, "target_probs")?,
@@ -113,26 +119,14 @@ impl<'a> Batch<'a> {
 
 /// vLLM's recovered token at every draft position: one standing per position.
 #[pyfunction]
-#[pyo3(signature = (vocab_size, cu_num_draft_tokens, draft_token_ids, target_probs, draft_probs, inv_q, nan_policy))]
-#[allow(clippy::too_many_arguments)]
 pub fn recover<'py>(
     py: Python<'py>,
-    vocab_size: usize,
-    cu_num_draft_tokens: PyReadonlyArray1<'py, i32>,
-    draft_token_ids: PyReadonlyArray1<'py, i32>,
-    target_probs: PyReadonlyArray1<'py, f32>,
-    draft_probs: Option<PyReadonlyArray1<'py, f32>>,
+    batch: BatchArrays<'py>,
     inv_q: &Bound<'py, PyAny>,
     nan_policy: &str,
 ) -> PyResult<Columns<'py>> {
     let p = policy(nan_policy)?;
-    let batch = Batch::read(
-        vocab_size,
-        &cu_num_draft_tokens,
-        &draft_token_ids,
-        &target_probs,
-        draft_probs.as_ref(),
-    )?;
+    let batch = Batch::read(&batch)?;
     let standings = with_noise!(inv_q, "inv_q", |n| {
         py.detach(|| {
             exporace::recover_tokens(&batch.view(), n, p)
@@ -147,15 +141,11 @@ pub fn recover<'py>(
 /// (-1 where nothing was emitted), the longest draft S, and per request the
 /// number of accepted drafts.
 #[pyfunction]
-#[pyo3(signature = (vocab_size, cu_num_draft_tokens, draft_token_ids, target_probs, draft_probs, greedy, uniform, inv_q, bonus_token_ids, bonus_probs, bonus_inv_q, nan_policy))]
+#[pyo3(signature = (batch, greedy, uniform, inv_q, bonus_token_ids, bonus_probs, bonus_inv_q, nan_policy))]
 #[allow(clippy::too_many_arguments)]
 pub fn rejection<'py>(
     py: Python<'py>,
-    vocab_size: usize,
-    cu_num_draft_tokens: PyReadonlyArray1<'py, i32>,
-    draft_token_ids: PyReadonlyArray1<'py, i32>,
-    target_probs: PyReadonlyArray1<'py, f32>,
-    draft_probs: Option<PyReadonlyArray1<'py, f32>>,
+    batch: BatchArrays<'py>,
     greedy: Option<PyReadonlyArray1<'py, bool>>,
     uniform: PyReadonlyArray1<'py, f64>,
     inv_q: &Bound<'py, PyAny>,
@@ -165,13 +155,7 @@ pub fn rejection<'py>(
     nan_policy: &str,
 ) -> PyResult<(Bound<'py, PyAny>, usize, Bound<'py, PyAny>)> {
     let p = policy(nan_policy)?;
-    let batch = Batch::read(
-        vocab_size,
-        &cu_num_draft_tokens,
-        &draft_token_ids,
-        &target_probs,
-        draft_probs.as_ref(),
-    )?;
+    let batch = Batch::read(&batch)?;
     let greedy = match &greedy {
         Some(g) => Some(arrays::slice(g, "greedy")?),
         None => None,

@@ -26,6 +26,8 @@ use exporace::curand;
 use exporace::{ArgValue, Error, Result};
 
 /// `kSCALE = 1 - FLT_EPSILON`: keeps the uniform below 1.
+///
+/// No example: a constant of the kernel's source, used by [`noise_interval`].
 pub const SCALE: f32 = 1.0 - f32::EPSILON;
 
 /// `kLOG2 = 0.6931471806f`: the float nearest ln 2.
@@ -36,11 +38,15 @@ pub const SCALE: f32 = 1.0 - f32::EPSILON;
 pub const LN2: f32 = core::f32::consts::LN_2;
 
 /// The least binade of [`LG2_ERROR`]: entry `i` is the binade `2^(i - 40)`.
+///
+/// No example: an index base, used by [`noise_interval`].
 pub const LG2_ERROR_MIN_EXPONENT: i32 = -40;
 
 /// The largest absolute error of `lg2.approx.ftz.f32` against `log2`, over
 /// every float `m * 2^e` of each binade `e` from -40 to 8, measured on an
 /// NVIDIA H100 (`data/lg2_approx_binades_h100.json`).
+///
+/// No example: measured data, checked against its file by `tests/flashinfer_rows.rs`.
 pub const LG2_ERROR: [f64; 49] = [
     3.963067911172402e-06,
     3.9630679182778294e-06,
@@ -210,6 +216,8 @@ pub fn noise_interval(u: f32) -> Option<(f32, f32)> {
 }
 
 /// What the replay can say of one row's winner.
+///
+/// No example: [`flashinfer_sample`] shows both cases.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum FlashInferPick {
     /// Every value the GPU's logs can give picks this token.

@@ -97,39 +97,28 @@ fn one_pass_winners_are_the_samplers() {
     assert_eq!(checked, 40 * 5 * 14);
 }
 
+/// A greedy row (temperature 0): the scores are the logits.
+fn greedy(logits: &[f32], fp64: bool) -> VllmRow<'_> {
+    VllmRow {
+        logits,
+        seed: 1,
+        pos: 2,
+        temperature: 0.0,
+        draft: false,
+        fp64,
+    }
+}
+
 #[test]
 fn the_runner_up_leads_the_rest() {
-    // Greedy rows: the scores are the logits, so the runner-up and margin
-    // follow from the logits alone.
-    let logits = [1.0f32, 3.0, 2.5, 3.0, -1.0];
-    let row = VllmRow {
-        logits: &logits,
-        seed: 1,
-        pos: 2,
-        temperature: 0.0,
-        draft: false,
-        fp64: false,
-    };
-    let r = vllm_pick32(&row).unwrap();
-    assert_eq!(
-        (r.winner.token, r.runner_up.unwrap().token, r.margin_ulps()),
-        (1, 3, Some(0))
-    );
-    let logits = [1.0f32, 2.0, 2.0f32.next_down(), -1.0];
-    let row = VllmRow {
-        logits: &logits,
-        seed: 1,
-        pos: 2,
-        temperature: 0.0,
-        draft: false,
-        fp64: true,
-    };
-    let r = vllm_pick64(&row).unwrap();
+    // Greedy rows: the runner-up and the margin follow from the logits alone.
+    let r = vllm_pick32(&greedy(&[1.0, 3.0, 2.5, 3.0, -1.0], false)).unwrap();
+    let got = (r.winner.token, r.runner_up.unwrap().token, r.margin_ulps());
+    assert_eq!(got, (1, 3, Some(0)));
+    let r = vllm_pick64(&greedy(&[1.0, 2.0, 2.0f32.next_down(), -1.0], true)).unwrap();
     // 2 and its f32 predecessor are 2^29 binary64 steps apart.
-    assert_eq!(
-        (r.winner.token, r.runner_up.unwrap().token, r.margin_ulps()),
-        (1, 2, Some(1 << 29))
-    );
+    let got = (r.winner.token, r.runner_up.unwrap().token, r.margin_ulps());
+    assert_eq!(got, (1, 2, Some(1 << 29)));
 }
 
 #[test]

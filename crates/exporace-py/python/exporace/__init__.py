@@ -377,9 +377,9 @@ def recover(
     >>> r.token
     array([1])
     """
-    v, cu, ids, probs, d = _batch(vocab_size, cu_num_draft_tokens, draft_token_ids, target_probs, draft_probs)
+    batch = _batch(vocab_size, cu_num_draft_tokens, draft_token_ids, target_probs, draft_probs)
     n = _noise_array(inv_q, "inv_q", 2).reshape(-1)
-    cols = _core.recover(v, cu, ids, probs, d, n, _nan_policy(nan_policy))
+    cols = _core.recover(batch, n, _nan_policy(nan_policy))
     return Sample(**_standing(cols, False))
 
 
@@ -421,7 +421,7 @@ def rejection(
     >>> out.output_token_ids.tolist()
     [[0, 1, -1]]
     """
-    v, cu, ids, probs, d = _batch(vocab_size, cu_num_draft_tokens, draft_token_ids, target_probs, draft_probs)
+    batch = _batch(vocab_size, cu_num_draft_tokens, draft_token_ids, target_probs, draft_probs)
     n = _noise_array(inv_q, "inv_q", 2)
     g = None
     if greedy is not None:
@@ -435,7 +435,7 @@ def rejection(
     if bonus_inv_q is not None:
         bnoise = _noise_array(bonus_inv_q, "bonus_inv_q", 2).reshape(-1)
     ids_out, max_spec_len, accepted = _core.rejection(
-        v, cu, ids, probs, d, g, u, n.reshape(-1), bids, bprobs, bnoise, _nan_policy(nan_policy)
+        batch, g, u, n.reshape(-1), bids, bprobs, bnoise, _nan_policy(nan_policy)
     )
     return Rejection(ids_out.reshape(-1, max_spec_len + 1), accepted)
 

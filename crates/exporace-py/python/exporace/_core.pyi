@@ -46,21 +46,22 @@ def race(
     noise: npt.NDArray[np.float32] | npt.NDArray[np.float64],
     nan_policy: str,
 ) -> tuple[int, float, int, float, int | None]: ...
+#: (vocab_size, cu_num_draft_tokens, draft_token_ids, target_probs, draft_probs).
+Batch = tuple[
+    int,
+    npt.NDArray[np.int32],
+    npt.NDArray[np.int32],
+    npt.NDArray[np.float32],
+    npt.NDArray[np.float32] | None,
+]
+
 def recover(
-    vocab_size: int,
-    cu_num_draft_tokens: npt.NDArray[np.int32],
-    draft_token_ids: npt.NDArray[np.int32],
-    target_probs: npt.NDArray[np.float32],
-    draft_probs: npt.NDArray[np.float32] | None,
+    batch: Batch,
     inv_q: npt.NDArray[np.float32] | npt.NDArray[np.float64],
     nan_policy: str,
 ) -> Standings: ...
 def rejection(
-    vocab_size: int,
-    cu_num_draft_tokens: npt.NDArray[np.int32],
-    draft_token_ids: npt.NDArray[np.int32],
-    target_probs: npt.NDArray[np.float32],
-    draft_probs: npt.NDArray[np.float32] | None,
+    batch: Batch,
     greedy: npt.NDArray[np.bool_] | None,
     uniform: npt.NDArray[np.float64],
     inv_q: npt.NDArray[np.float32] | npt.NDArray[np.float64],
