@@ -10,8 +10,12 @@
 //! - [`forensics`]: same-bits flip reports, overflow anatomy, dead zones;
 //! - [`hashed_sample`], [`hashed_pick`]: the samplers of the engines that
 //!   hash their noise addresses, and their runner-ups and margins;
+//! - [`jax_sample`], [`mlx_sample`]: JAX's and MLX's `categorical`, replayed
+//!   id for id;
 //! - [`torch_replay`]: PyTorch's CPU generator, replayed bit for bit;
 //! - [`libdevice`]: the GPU log functions Triton inlines, bit-exact;
+//! - [`xla_cpu`], [`glibc_logf`]: the CPU log functions of JAX (XLA's own)
+//!   and MLX (glibc's `logf`), bit-exact;
 //! - [`scenario`]: the JSON scenario format shared by the CLI, the npm
 //!   package and the page (with `scenario`).
 //!
@@ -34,14 +38,18 @@ extern crate std;
 pub mod experiment;
 pub mod flashinfer;
 pub mod forensics;
+pub mod glibc_logf;
 pub mod hashed_pick;
 pub mod hashed_sample;
+pub mod jax_sample;
 pub mod libdevice;
+pub mod mlx_sample;
 pub mod models;
 #[cfg(feature = "scenario")]
 pub mod scenario;
 pub mod torch_replay;
 pub mod win_probability;
+pub mod xla_cpu;
 
 /// The crate README's example, compiled and run as a doc test.
 #[cfg(doctest)]

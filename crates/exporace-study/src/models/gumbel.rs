@@ -3,25 +3,10 @@
 //! log functions ([`crate::libdevice`]), as Triton inlines them.
 
 use super::lattice;
-use super::model::{Branch, Draw, ModelFacts, NoiseKind, NoiseModel};
+use super::model::{Draw, ModelFacts, NoiseKind, NoiseModel};
 use crate::libdevice;
 use exporace::philox::{TRITON_RAND_SCALE, triton_scale};
 use exporace::{NoiseFloat, Precision};
-
-/// The branch of a Gumbel value: +inf means E = 0, -inf means E = inf.
-fn branch_of<T: NoiseFloat>(g: T, clamped: bool) -> Branch {
-    if g.is_infinite() {
-        if g > T::ZERO {
-            Branch::Zero
-        } else {
-            Branch::Infinite
-        }
-    } else if clamped {
-        Branch::Clamped
-    } else {
-        Branch::Normal
-    }
-}
 
 /// `tl.log` in the noise type: libdevice's `__nv_logf` or `__nv_log`.
 fn gpu_ln<T: NoiseFloat>(x: T) -> T {
@@ -51,15 +36,7 @@ fn neg<T: NoiseFloat>(x: T) -> T {
 
 /// The draw for `E` (already `-ln u` or `-ln_1p(-u)`): `G = -ln E`.
 fn gumbel_draw<T: NoiseFloat>(raw: u64, u: T, e: T, clamped: bool) -> Draw<T> {
-    let g = neg(gpu_ln(e));
-    Draw {
-        raw,
-        uniform: u.to_f64(),
-        value: g,
-        e,
-        kind: NoiseKind::Gumbel,
-        branch: branch_of(g, clamped),
-    }
+    Draw::of_gumbel(raw, u.to_f64(), e, neg(gpu_ln(e)), clamped)
 }
 
 /// `E = -ln u` (classic).

@@ -32,10 +32,13 @@ macro_rules! recipe {
 }
 
 mod catalogue;
+mod cells;
 mod extremes;
 mod gumbel;
 mod ideal;
+mod jax;
 pub(crate) mod lattice;
+mod mlx;
 mod model;
 mod mrv2;
 mod murmur;
@@ -49,6 +52,8 @@ pub use catalogue::{CATALOGUE, CatalogueEntry, ModelVisitor, Recipe};
 pub use extremes::{Extremes, extremes};
 pub use gumbel::{TritonClassic, TritonFlipped, U64Classic, U64Flipped};
 pub use ideal::Ideal;
+pub use jax::{Jax, JaxHigh, XlaBackend, jax_bits, jax_high_uniform, jax_uniform};
+pub use mlx::{MlxCpu, mlx_bits, mlx_uniform};
 pub use model::{Branch, Draw, ModelFacts, NoiseKind, NoiseModel};
 pub use mrv2::{MRV2_DRAFT_SALT, MRV2_MAX_POS, check_mrv2_pos, mrv2_key, mrv2_uniform};
 pub use murmur::{

@@ -63,6 +63,30 @@ impl<T: NoiseFloat> Draw<T> {
         }
     }
 
+    /// The draw of a Gumbel recipe: `g = -ln e` on the uniform `uniform`, its
+    /// branch read off `g` (`+inf` is E = 0, `-inf` E = inf), else `clamped`.
+    pub(crate) fn of_gumbel(raw: u64, uniform: f64, e: T, g: T, clamped: bool) -> Self {
+        let branch = if g.is_infinite() {
+            if g > T::ZERO {
+                Branch::Zero
+            } else {
+                Branch::Infinite
+            }
+        } else if clamped {
+            Branch::Clamped
+        } else {
+            Branch::Normal
+        };
+        Draw {
+            raw,
+            uniform,
+            value: g,
+            e,
+            kind: NoiseKind::Gumbel,
+            branch,
+        }
+    }
+
     /// The multiplier of the race `w * inv_q`: `1 / E`, or `e^G` for Gumbel
     /// recipes (which engines add to logits instead; the argmax is the same
     /// up to the rounding of `e^G`).
@@ -173,6 +197,14 @@ pub trait NoiseModel: Sync + Send {
         draft: bool,
     ) -> Option<Draw<Self::Float>> {
         let _ = (seed, pos, token, draft);
+        None
+    }
+
+    /// The draw an engine that keys a Threefry generator with the seed (JAX,
+    /// MLX) makes for flat element `index` of a request of `size` elements
+    /// under `key(seed)`; `None` for recipes that draw otherwise.
+    fn draw_keyed(&self, seed: u64, size: u64, index: u64) -> Option<Draw<Self::Float>> {
+        let _ = (seed, size, index);
         None
     }
 
