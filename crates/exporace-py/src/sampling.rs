@@ -1,7 +1,9 @@
 //! `sample`: the token a hashing engine picks for each row of a batch, its
 //! runner-up and the margin between their scores in ulps.
 
-use exporace_study::hashed_pick::{sglang_pick, vllm_cpu_pick, vllm_pick32, vllm_pick64};
+use exporace_study::hashed_pick::{
+    Bounds, sglang_pick_with, vllm_cpu_pick_with, vllm_pick32_with, vllm_pick64_with,
+};
 use exporace_study::hashed_sample::VllmRow;
 use numpy::{PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
@@ -66,6 +68,13 @@ pub fn sample<'py>(
             ));
         }
     }
+    // Each recipe's bounds, built once for the batch.
+    let bounds = match model {
+        "vllm-0.33-f32" => Bounds::vllm32(),
+        "vllm-0.33-f64" => Bounds::vllm64(),
+        "sglang-0.5" => Bounds::sglang(),
+        _ => Bounds::vllm_cpu(),
+    };
     let pick = |r: usize| -> exporace::Result<Standing> {
         let span = r * v..(r + 1) * v;
         let vllm = |d: &[f32], fp64: bool| -> exporace::Result<Standing> {
@@ -78,18 +87,20 @@ pub fn sample<'py>(
                 fp64,
             };
             Ok(if fp64 {
-                standing(&vllm_pick64(&row)?)
+                standing(&vllm_pick64_with(&row, &bounds)?)
             } else {
-                standing(&vllm_pick32(&row)?)
+                standing(&vllm_pick32_with(&row, &bounds)?)
             })
         };
         match (model, &data) {
             ("vllm-0.33-f32", Logits::F32(d)) => vllm(d, false),
             ("vllm-0.33-f64", Logits::F32(d)) => vllm(d, true),
-            ("vllm-cpu-0.32", Logits::F32(d)) => Ok(standing(&vllm_cpu_pick(&d[span], seeds[r])?)),
-            ("sglang-0.5", Logits::F64(d)) => {
-                Ok(standing(&sglang_pick(&d[span], seeds[r], pos[r])?))
+            ("vllm-cpu-0.32", Logits::F32(d)) => {
+                Ok(standing(&vllm_cpu_pick_with(&d[span], seeds[r], &bounds)?))
             }
+            ("sglang-0.5", Logits::F64(d)) => Ok(standing(&sglang_pick_with(
+                &d[span], seeds[r], pos[r], &bounds,
+            )?)),
             _ => Err(exporace::Error::Scenario(format!(
                 "sample: model {model:?} does not read logits of this dtype"
             ))),

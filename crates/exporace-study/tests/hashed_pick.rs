@@ -153,3 +153,111 @@ fn hostile_rows_are_refused_as_the_samplers_refuse_them() {
     };
     assert!(vllm_pick64(&empty).is_err() && sglang_pick(&[], 1, 0).is_err());
 }
+
+/// Every token's exact score, then the first largest and the first largest
+/// of the rest: the standings with no token passed over.
+fn every_score<T: exporace::NoiseFloat>(
+    scores: impl Iterator<Item = T>,
+) -> (usize, Option<(usize, u64)>) {
+    let mut s = exporace::Standings::new(exporace::NanPolicy::FirstNanWins);
+    for (i, x) in scores.enumerate() {
+        s.push(i, x);
+    }
+    let r = s.finish().unwrap();
+    (
+        r.winner.token,
+        r.runner_up.map(|c| (c.token, c.score.to_f64().to_bits())),
+    )
+}
+
+#[test]
+fn passing_tokens_over_by_their_bound_changes_no_standing() {
+    use exporace_study::hashed_pick::{
+        Bounds, sglang_pick_with, vllm_cpu_pick_with, vllm_pick32_with, vllm_pick64_with,
+    };
+    use exporace_study::models::{
+        NoiseModel, SglangMurmur, VllmCpuSplitMix, VllmMurmur32, VllmMurmur64,
+    };
+    let (b32, b64, bs, bc) = (
+        Bounds::vllm32(),
+        Bounds::vllm64(),
+        Bounds::sglang(),
+        Bounds::vllm_cpu(),
+    );
+    let mut rng = Rng(77);
+    for _ in 0..30 {
+        for (name, logits) in rows(&mut rng) {
+            let (seed, pos) = (rng.next(), rng.next() % (1 << 30));
+            for draft in [false, true] {
+                let row = VllmRow {
+                    logits: &logits,
+                    seed,
+                    pos,
+                    temperature: 0.8,
+                    draft,
+                    fp64: false,
+                };
+                let r = vllm_pick32_with(&row, &b32).unwrap();
+                let want = every_score(logits.iter().enumerate().map(|(i, &l)| {
+                    l / 0.8
+                        + VllmMurmur32
+                            .draw_hashed(seed, pos, i as u32, draft)
+                            .unwrap()
+                            .value
+                }));
+                let got = (
+                    r.winner.token,
+                    r.runner_up.map(|c| (c.token, (c.score as f64).to_bits())),
+                );
+                assert_eq!(got, want, "{name} fp32 draft {draft}");
+                let r = vllm_pick64_with(&VllmRow { fp64: true, ..row }, &b64).unwrap();
+                let want = every_score(logits.iter().enumerate().map(|(i, &l)| {
+                    (l / 0.8) as f64
+                        + VllmMurmur64
+                            .draw_hashed(seed, pos, i as u32, draft)
+                            .unwrap()
+                            .value
+                }));
+                let got = (
+                    r.winner.token,
+                    r.runner_up.map(|c| (c.token, c.score.to_bits())),
+                );
+                assert_eq!(got, want, "{name} fp64 draft {draft}");
+            }
+            let lp: Vec<f64> = logits.iter().map(|&l| l as f64 * 3.0).collect();
+            let r = sglang_pick_with(&lp, seed, pos, &bs).unwrap();
+            let want = every_score(lp.iter().enumerate().map(|(i, &l)| {
+                l + SglangMurmur
+                    .draw_hashed(seed, pos, i as u32, false)
+                    .unwrap()
+                    .value
+            }));
+            assert_eq!(
+                (
+                    r.winner.token,
+                    r.runner_up.map(|c| (c.token, c.score.to_bits()))
+                ),
+                want,
+                "{name} sglang"
+            );
+            let r = vllm_cpu_pick_with(&logits, seed, &bc).unwrap();
+            let rest = every_score(logits.iter().enumerate().map(|(i, &l)| {
+                if i == r.winner.token {
+                    f64::NEG_INFINITY
+                } else {
+                    l as f64
+                        + VllmCpuSplitMix
+                            .draw_hashed(seed, 0, i as u32, false)
+                            .unwrap()
+                            .value
+                }
+            }));
+            if logits.len() > 1
+                && !logits.iter().any(|l| l.is_nan())
+                && r.runner_up.unwrap().score > f64::NEG_INFINITY
+            {
+                assert_eq!(r.runner_up.map(|c| c.token), Some(rest.0), "{name} cpu");
+            }
+        }
+    }
+}
