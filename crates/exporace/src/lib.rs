@@ -57,6 +57,7 @@ pub mod curand;
 pub mod distr;
 mod error;
 mod float;
+pub mod hashed;
 mod kernel;
 pub mod murmur3;
 pub mod noise;

@@ -80,8 +80,8 @@ use wasm32::simd128 as isa;
 use generic as isa;
 
 pub(crate) use isa::{
-    JOB_PS, QUICK_FIRST, RECIP, SEARCH_CLEARING, flipped_exp_lanes, next_loud, uniforms16,
-    uniforms16_f64_fill, words16,
+    JOB_PS, QUICK_FIRST, RECIP, SEARCH_CLEARING, flipped_exp_lanes, next_loud, next_loud_hashed,
+    uniforms16, uniforms16_f64_fill, words16,
 };
 #[cfg(feature = "alloc")]
 pub(crate) use isa::{PART, div_keys, group_keys, next_clearing};

@@ -32,6 +32,10 @@ pub(crate) mod lanes;
 pub(crate) mod row;
 pub(crate) mod scan;
 pub(crate) mod seeded;
+pub(crate) mod seeded_hash;
+pub(crate) mod seeded_hash_bar;
+#[cfg(feature = "alloc")]
+pub(crate) mod seeded_hash_contenders;
 #[cfg(feature = "alloc")]
 pub(crate) mod shared;
 #[cfg(feature = "alloc")]

@@ -20,6 +20,7 @@ pub(crate) mod group_entry;
 pub(crate) mod group_span;
 #[cfg(feature = "alloc")]
 pub(crate) mod recip;
+pub(crate) mod seeded_hash_steps;
 pub(crate) mod seeded_steps;
 pub(crate) mod sizes;
 pub(crate) mod weight;

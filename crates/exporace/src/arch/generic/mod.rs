@@ -11,6 +11,7 @@ pub(crate) mod group;
 pub(crate) mod log1p;
 pub(crate) mod philox;
 pub(crate) mod seeded;
+pub(crate) mod seeded_hash;
 #[cfg(feature = "alloc")]
 pub(crate) mod span_keys;
 
@@ -21,6 +22,7 @@ pub(crate) use group::{PART, group_keys};
 pub(crate) use log1p::flipped_exp_lanes;
 pub(crate) use philox::{uniforms16, uniforms16_f64_fill, words16};
 pub(crate) use seeded::next_loud;
+pub(crate) use seeded_hash::next_loud_hashed;
 #[cfg(feature = "alloc")]
 pub(crate) use span_keys::div_keys;
 

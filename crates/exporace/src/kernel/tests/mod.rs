@@ -7,6 +7,8 @@ mod clean;
 mod hinted;
 mod lanes;
 mod rows;
+#[cfg(feature = "alloc")]
+mod seeded_hash;
 mod shared;
 #[cfg(feature = "parallel")]
 mod threads;

@@ -1,6 +1,6 @@
 //! Steps with WebAssembly's 128-bit SIMD, where LLVM leaves the generic
 //! lanes scalar or spills them: Philox's rounds, the noise transform, the
-//! fused seeded race's word filter, the group pass's steps and the span
+//! fused seeded race's word filter, the fused hashed races' filter, the group pass's steps and the span
 //! keys of `w / q` with f64 noise; and the tuning of the browser and
 //! Node's engines.
 
@@ -9,6 +9,7 @@ pub(crate) mod group;
 pub(crate) mod log1p;
 pub(crate) mod philox;
 pub(crate) mod seeded;
+pub(crate) mod seeded_hash;
 #[cfg(feature = "alloc")]
 pub(crate) mod span_keys;
 
@@ -20,6 +21,7 @@ pub(crate) use group::{PART, group_keys};
 pub(crate) use log1p::flipped_exp_lanes;
 pub(crate) use philox::{uniforms16, words16};
 pub(crate) use seeded::next_loud;
+pub(crate) use seeded_hash::next_loud_hashed;
 #[cfg(feature = "alloc")]
 pub(crate) use span_keys::div_keys;
 
