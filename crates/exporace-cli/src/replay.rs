@@ -21,6 +21,9 @@ pub enum AddressArg {
     /// The engine's own hash of (seed, pos, token): vLLM 0.31+ (Murmur3,
     /// salted for drafts), SGLang, vLLM's CPU kernel (SplitMix64, pos 0).
     Hashed,
+    /// The engine's Threefry key of the seed, then flat element `offset + i`
+    /// of a request of `--size` elements: JAX and MLX.
+    Keyed,
 }
 
 /// `exporace replay` options.
@@ -47,6 +50,9 @@ pub struct ReplayArgs {
     /// A draft token's noise, for `--address mrv2` (the position salted by 2^30).
     #[arg(long)]
     pub draft: bool,
+    /// The request's number of elements, for `--address keyed`.
+    #[arg(long)]
+    pub size: Option<u64>,
     /// Print the scenario's JSON answer instead of a table.
     #[arg(long)]
     pub json: bool,
@@ -60,6 +66,7 @@ pub fn scenario(a: &ReplayArgs) -> Value {
         AddressArg::Mrv2 => "mrv2",
         AddressArg::TorchCpu => "torch_cpu",
         AddressArg::Hashed => "hashed",
+        AddressArg::Keyed => "keyed",
     };
     let mut v = json!({
         "exporace": 1, "op": "noise", "seed": a.seed, "model": a.model,
@@ -70,6 +77,9 @@ pub fn scenario(a: &ReplayArgs) -> Value {
             v["pos"] = json!(pos);
         }
         v["draft"] = json!(a.draft);
+    }
+    if let Some(size) = a.size {
+        v["size"] = json!(size);
     }
     v
 }
@@ -89,6 +99,12 @@ pub fn run(a: &ReplayArgs) -> Result<String, String> {
     if !positioned && (a.pos.is_some() || a.draft) {
         return Err(
             "--pos and --draft address MRV2's or a hashing engine's noise: they need --address mrv2 or hashed"
+                .into(),
+        );
+    }
+    if (a.address == AddressArg::Keyed) != a.size.is_some() {
+        return Err(
+            "--size, the request's number of elements, goes with --address keyed, and only with it"
                 .into(),
         );
     }

@@ -257,6 +257,60 @@ fn a_bad_dump_is_one_line_on_stderr_and_status_1() {
     );
 }
 
+/// `replay --address keyed` gives the G that JAX 0.11.2 drew for
+/// `jax.random.gumbel(jax.random.key(7), (2, 8192), float32)` on the CPU and
+/// the GPU of an H100 host (shared/fixtures/engines-2026-12): elements 8190
+/// to 8193, across the rows, where the two backends' logs differ once.
+#[test]
+fn replay_keyed_matches_jax_rows() {
+    for (model, want) in [
+        (
+            "jax-0.11-cpu",
+            ["0x3f501121", "0x3f846720", "0x40048043", "0x4012ee50"],
+        ),
+        (
+            "jax-0.11-gpu",
+            ["0x3f501121", "0x3f84671f", "0x40048043", "0x4012ee50"],
+        ),
+    ] {
+        let (ok, out, err) = exporace(&[
+            "replay",
+            "--model",
+            model,
+            "--address",
+            "keyed",
+            "--seed",
+            "7",
+            "--size",
+            "16384",
+            "--offset",
+            "8190",
+            "--count",
+            "4",
+            "--json",
+        ]);
+        assert!(ok, "{err}");
+        let got: Value = serde_json::from_str(&out).unwrap();
+        let bits: Vec<&str> = got["result"]["draws"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| d["bits"].as_str().unwrap())
+            .collect();
+        assert_eq!(bits, want, "{model}");
+    }
+    let (ok, _, err) = exporace(&[
+        "replay",
+        "--model",
+        "mlx-0.32-cpu",
+        "--address",
+        "keyed",
+        "--seed",
+        "7",
+    ]);
+    assert!(!ok && err.contains("--size"), "{err}");
+}
+
 /// `replay --address mrv2` gives the G that real Triton drew for MRV2's
 /// recipes (`crates/exporace-study/tests/fixtures/triton_mrv2_gumbel_rows.json`):
 /// pair (2024, 17) as a target position, pair (31337, 9 + 2^30) as a draft.

@@ -229,7 +229,12 @@ fn models_lists_the_catalogue() {
             "vllm-0.33-f32",
             "vllm-0.33-f64",
             "sglang-0.5",
-            "vllm-cpu-0.32"
+            "vllm-cpu-0.32",
+            "jax-0.11-cpu",
+            "jax-0.11-gpu",
+            "jax-0.11-cpu-high",
+            "jax-0.11-gpu-high",
+            "mlx-0.32-cpu",
         ]
     );
     let (ok, out, _) = exporace(&["models"], None);
@@ -273,6 +278,42 @@ fn noise_replays_torch_cpu_exponential() {
     assert_eq!(v["result"]["draws"][0]["bits"], "0x3ff3afa7ef3a5fc8");
     let (ok, _, err) = exporace(&["run", "-"], Some(&text.replace("torch-cpu", "ideal")));
     assert!(!ok && err.contains("needs model torch-cpu"), "{err}");
+}
+
+#[test]
+fn noise_replays_jax_gumbel() {
+    // jax.random.gumbel(jax.random.key(42), (2, 8192), float32) on JAX 0.11.2,
+    // on the GPU, and with mode="high" (shared/fixtures/engines-2026-12, whose
+    // rows crates/exporace-study/tests/fixtures/engines_2026_12_jax_rows.npz holds).
+    let bits = |v: &Value| -> Vec<String> {
+        v["result"]["draws"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| d["bits"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let v = run_example("noise-jax.json");
+    assert_eq!(
+        bits(&v),
+        ["0x3eab0e4a", "0x3f73b78c", "0x3f39bc5f", "0x3f0c54f8"]
+    );
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../docs/examples/noise-jax.json"
+    ))
+    .unwrap();
+    let high = text.replace("jax-0.11-gpu", "jax-0.11-gpu-high");
+    let (ok, out, err) = exporace(&["run", "-"], Some(&high));
+    assert!(ok, "{err}");
+    assert_eq!(
+        bits(&serde_json::from_str(&out).unwrap()),
+        ["0x3ecc6b88", "0xbe051854", "0x3d3084d1", "0x3e471c43"]
+    );
+    let (ok, _, err) = exporace(&["run", "-"], Some(&text.replace("jax-0.11-gpu", "ideal")));
+    assert!(!ok && err.contains("a JAX or MLX model"), "{err}");
+    let (ok, _, err) = exporace(&["run", "-"], Some(&text.replace("16384", "3")));
+    assert!(!ok && err.contains("past the request's 3"), "{err}");
 }
 
 #[test]

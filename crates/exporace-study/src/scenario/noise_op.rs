@@ -79,6 +79,10 @@ pub enum Address {
     /// The engine's own hash of (seed, pos, token): vLLM from 0.31 (salted
     /// for drafts) and SGLang (the Murmur3 models only).
     Hashed,
+    /// The engine's Threefry key of the seed (`jax.random.key(seed)`,
+    /// `mx.random.key(seed)`), then flat element `start + i` of a request of
+    /// `size` elements (the JAX and MLX models only).
+    Keyed,
 }
 
 /// A `noise` body.
@@ -104,10 +108,19 @@ pub struct NoiseBody {
     /// Draft token (salted position), for the MRV2 address.
     #[serde(default)]
     pub draft: bool,
+    /// The request's number of elements, for the keyed address (required
+    /// there, refused elsewhere): JAX's `mode="high"` and MLX's layout of
+    /// words depend on it.
+    #[serde(default)]
+    pub size: Option<u64>,
 }
 
 /// The most draws one `noise` scenario may list.
 pub const MAX_NOISE_DRAWS: u64 = 1 << 20;
+
+/// The largest request the keyed address takes: 2^63 elements, so that
+/// JAX's `mode="high"`, which draws two words per element, stays below 2^64.
+pub const MAX_KEYED_SIZE: u64 = 1 << 63;
 
 /// Receives a model's draws one by one, in token (or offset) order.
 ///
@@ -172,6 +185,15 @@ impl<S: DrawSink> ModelVisitor for NoiseVisit<'_, S> {
                 m.facts().name
             )));
         }
+        let size = b.size.unwrap_or(0);
+        if b.address == Address::Keyed && m.draw_keyed(self.seed, size, 0).is_none() {
+            return Err(Error::Scenario(format!(
+                "noise: address keyed replays an engine that keys Threefry with the seed and needs \
+                 a JAX or MLX model (jax-0.11-cpu, jax-0.11-gpu, jax-0.11-cpu-high, \
+                 jax-0.11-gpu-high, mlx-0.32-cpu), not {}",
+                m.facts().name
+            )));
+        }
         for i in b.start..b.start.saturating_add(b.count) {
             let d = match (b.address, torch.as_mut()) {
                 (Address::TorchCpu, Some(g)) => m.transform(g.next_u64() & ((1 << 53) - 1)),
@@ -180,6 +202,7 @@ impl<S: DrawSink> ModelVisitor for NoiseVisit<'_, S> {
                 (Address::Hashed, _) => m
                     .draw_hashed(self.seed, pos, i as u32, b.draft)
                     .expect("checked above"),
+                (Address::Keyed, _) => m.draw_keyed(self.seed, size, i).expect("checked above"),
                 _ => m.draw(self.seed, b.row, i as u32),
             };
             sink.take(i, &d);
@@ -239,6 +262,37 @@ pub fn noise_with<S: DrawSink>(b: &NoiseBody, seed: u64, sink: S) -> Result<S::O
         return Err(Error::Scenario(
             "noise: pos and draft address MRV2's or a hashing engine's noise: they need \"address\": \"mrv2\" or \"hashed\"".into(),
         ));
+    }
+    match (b.address, b.size) {
+        (Address::Keyed, None) => {
+            return Err(Error::Scenario(
+                "noise: address keyed needs \"size\", the request's number of elements".into(),
+            ));
+        }
+        (Address::Keyed, Some(size)) => {
+            if size == 0 || size > MAX_KEYED_SIZE {
+                return Err(Error::BadArgument {
+                    name: "size",
+                    value: exporace::ArgValue::Int(size),
+                    rule: "a request has from 1 to 2^63 elements",
+                });
+            }
+            if b.start + b.count > size {
+                return Err(Error::Scenario(format!(
+                    "noise: elements {} to {} lie past the request's {size}",
+                    b.start,
+                    b.start + b.count - 1
+                )));
+            }
+        }
+        (_, Some(_)) => {
+            return Err(Error::Scenario(
+                "noise: size is the request's number of elements for address keyed; the other \
+                 addresses take none"
+                    .into(),
+            ));
+        }
+        (_, None) => {}
     }
     let addressed_by_token = matches!(
         b.address,
