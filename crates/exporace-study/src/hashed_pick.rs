@@ -40,8 +40,8 @@ const BUCKET_BITS: u32 = 10;
 /// last-place wobbles of their logs (at most `2^-19` at `G = 23` in f32).
 const SLACK: f64 = 1e-4;
 
-/// Upper bounds of one recipe's Gumbel value by the top [`BUCKET_BITS`]
-/// bits of the word it is drawn from, built once and shared by rows.
+/// Upper bounds of one recipe's Gumbel value by the top 10 bits of the
+/// word it is drawn from, built once and shared by rows.
 ///
 /// ```
 /// use exporace_study::hashed_pick::{Bounds, vllm_pick32, vllm_pick32_with};

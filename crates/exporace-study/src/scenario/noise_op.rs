@@ -217,7 +217,7 @@ pub fn noise(b: &NoiseBody, seed: u64) -> Result<ForensicResult> {
     Ok(ForensicResult::Noise(out))
 }
 
-/// Hands a model's draws, as [`noise`] addresses them, to `sink`, after the
+/// Hands a model's draws, as the `noise` operation addresses them, to `sink`, after the
 /// same checks.
 ///
 /// ```
