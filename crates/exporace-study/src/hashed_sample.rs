@@ -6,11 +6,10 @@
 //! [`crate::models::VllmCpuSplitMix`]) to the logits and takes the engine's
 //! argmax, with its tie rule.
 
-use crate::models::{
-    NoiseModel, SglangMurmur, VllmMurmur32, VllmMurmur64, vllm_cpu_bits, vllm_cpu_key,
-    vllm_cpu_uniform,
-};
-use exporace::{Error, Result};
+use crate::hashed_noise::{Sglang, Vllm32, Vllm64, VllmCpu};
+use crate::models::{VLLM_DRAFT_SALT, vllm_cpu_bits, vllm_cpu_key, vllm_cpu_uniform};
+use exporace::hashed::{hashed_contenders, race_hashed};
+use exporace::{Error, Result, murmur3};
 
 /// vLLM's block of tokens per program (`BLOCK_SIZE = 1024`): the argmax
 /// takes the first maximum of each block, then the first block whose
@@ -85,41 +84,22 @@ pub fn vllm_gumbel_sample(row: &VllmRow<'_>) -> Result<usize> {
         });
     }
     let t = row.temperature;
-    let scaled = |l: f32| if t != 0.0 { l / t } else { l };
-    let blocks = row.logits.chunks(VLLM_BLOCK).enumerate().map(|(b, block)| {
-        let first = b * VLLM_BLOCK;
-        let token = |i: usize| (first + i) as u32;
-        let (i, v) = if row.fp64 {
-            first_max(block.iter().enumerate().map(|(i, &l)| {
-                let g = if t != 0.0 {
-                    VllmMurmur64
-                        .draw_hashed(row.seed, row.pos, token(i), row.draft)
-                        .map_or(0.0, |d| d.value)
-                } else {
-                    0.0
-                };
-                scaled(l) as f64 + g
-            }))
-            .expect("a block is never empty")
-        } else {
-            let (i, v) = first_max(block.iter().enumerate().map(|(i, &l)| {
-                let g = if t != 0.0 {
-                    VllmMurmur32
-                        .draw_hashed(row.seed, row.pos, token(i), row.draft)
-                        .map_or(0.0, |d| d.value)
-                } else {
-                    0.0
-                };
-                scaled(l) + g
-            }))
-            .expect("a block is never empty");
-            (i, v as f64)
-        };
-        (first + i, v)
-    });
-    let maxima: alloc::vec::Vec<(usize, f64)> = blocks.collect();
-    let (b, _) = first_max(maxima.iter().map(|&(_, v)| v)).expect("at least one block");
-    Ok(maxima[b].0)
+    if t == 0.0 {
+        let (i, _) = first_max(row.logits.iter().copied()).expect("the vocabulary is not empty");
+        return Ok(i);
+    }
+    // The first maximum per block, then the first block with the largest
+    // maximum: the row's first maximum (a NaN the largest).
+    let pos = if row.draft {
+        row.pos.wrapping_add(VLLM_DRAFT_SALT)
+    } else {
+        row.pos
+    };
+    if row.fp64 {
+        race_hashed(&Vllm64::new(row.seed, pos, t), row.logits)
+    } else {
+        race_hashed(&Vllm32::new(row.seed, pos, t), row.logits)
+    }
 }
 
 /// The id SGLang's `multinomial_with_seed` picks for one row: the fp64
@@ -143,14 +123,12 @@ pub fn sglang_sample(logprobs: &[f64], seed: u64, pos: u64) -> Result<usize> {
             limit: u32::MAX as u64,
         });
     }
-    let (i, _) = first_max(logprobs.iter().enumerate().map(|(t, &l)| {
-        let g = SglangMurmur
-            .draw_hashed(seed, pos, t as u32, false)
-            .map_or(0.0, |d| d.value);
-        l + g
-    }))
-    .expect("the vocabulary is not empty");
-    Ok(i)
+    race_hashed(
+        &Sglang {
+            prefix: murmur3::prefix(seed, pos, 0),
+        },
+        logprobs,
+    )
 }
 
 /// The CPU kernel's bound on its noise, used to skip tokens that cannot win
@@ -177,13 +155,17 @@ pub fn vllm_cpu_sample(logits: &[f32], seed: u64) -> Result<usize> {
     exporace::validate::vocab(logits.len())?;
     let key = vllm_cpu_key(seed);
     let g_of = |bits: u64| -libm::log(-libm::log(vllm_cpu_uniform(bits)));
-    let Some(first) = logits.iter().position(|&x| x != f32::NEG_INFINITY) else {
+    // The kernel's loop over the tokens its leader can take: the first
+    // that is not -inf, then every later one it may replace it with.
+    let kept = hashed_contenders(&VllmCpu { key }, logits)?;
+    let Some((&first, rest)) = kept.split_first() else {
         return Ok(0);
     };
     let mut best_logit = logits[first] as f64;
     let mut best_g = g_of(vllm_cpu_bits(key, first as u64));
     let mut best = first;
-    for (i, &x) in logits.iter().enumerate().skip(first + 1) {
+    for &i in rest {
+        let x = logits[i];
         let dx = x as f64 - best_logit;
         if dx + VLLM_CPU_GUMBEL_MAX <= best_g {
             continue;

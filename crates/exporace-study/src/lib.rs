@@ -39,6 +39,7 @@ pub mod experiment;
 pub mod flashinfer;
 pub mod forensics;
 pub mod glibc_logf;
+mod hashed_noise;
 pub mod hashed_pick;
 pub mod hashed_sample;
 pub mod jax_sample;
