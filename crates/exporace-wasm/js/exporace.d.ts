@@ -935,6 +935,23 @@ export function sample(options: {
   draft?: boolean;
 }): SampleReport;
 
+/**
+ * The token a hashing engine's sampler picks for one row already in a typed
+ * array (or a `WasmArray`, read in place): the same token as {@link sample},
+ * with the noise hashed, bounded and raced on SIMD128 lanes and never stored.
+ * `vllm-0.33-f32` and `vllm-0.33-f64` take fp32 logits with `pos` and
+ * `temperature` (and `draft`), `sglang-0.5` fp64 log-probabilities with
+ * `pos`, `vllm-cpu-0.32` fp32 logits alone; a field the engine does not read
+ * is refused.
+ * @param seed The request's seed (vLLM's CPU kernel: the row's seed).
+ */
+export function sampleHashed(
+  model: "vllm-0.33-f32" | "vllm-0.33-f64" | "sglang-0.5" | "vllm-cpu-0.32",
+  logits: Float32Array | Float64Array | WasmArray,
+  seed: U64,
+  options?: { pos?: U64; temperature?: number; draft?: boolean },
+): number;
+
 /** `op: "sample"`: the engine's pick. */
 export interface SampleReport extends ReportHeader {
   op: "sample";

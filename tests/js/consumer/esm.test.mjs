@@ -48,6 +48,34 @@ test("raceSeeded equals fillInvQ / fillQ then raceMul / raceDiv, both precisions
   assert.throws(() => ex.raceSeeded(w, 1n, "race", 0n, { form: "add" }), /options/);
 });
 
+test("sampleHashed picks the sample operation's token, from typed arrays and WasmArrays", () => {
+  // 40 nats of logits over 5000 tokens, ties on a grid, a -inf and a NaN-free row.
+  const f32 = Float32Array.from({ length: 5000 }, (_, i) => -(((i * 2654435761) >>> 0) % 4000) / 100);
+  f32[17] = -Infinity;
+  const f64 = Float64Array.from(f32);
+  const cases = [
+    ["vllm-0.33-f32", f32, { pos: 9n, temperature: 0.7 }],
+    ["vllm-0.33-f64", f32, { pos: 9n, temperature: 1, draft: true }],
+    ["sglang-0.5", f64, { pos: 9n }],
+    ["vllm-cpu-0.32", f32, undefined],
+  ];
+  for (const [model, logits, options] of cases) {
+    for (const seed of [0n, 7n, 12345678901234n]) {
+      const json = Array.from(logits, (x) => (x === -Infinity ? "-inf" : x));
+      const want = ex.sample({ model, logits: json, seed: seed.toString(), ...options }).result.token;
+      assert.equal(ex.sampleHashed(model, logits, seed, options), want, `${model} seed ${seed}`);
+      const resident = ex.WasmArray.from(logits);
+      assert.equal(ex.sampleHashed(model, resident, seed, options), want, `${model} seed ${seed} WasmArray`);
+      resident.free();
+    }
+  }
+  assert.throws(() => ex.sampleHashed("vllm-cpu-0.32", f32, 1n, { pos: 1n }), /takes no "pos"/);
+  assert.throws(() => ex.sampleHashed("vllm-0.33-f32", f32, 1n, { pos: 1n }), /needs "temperature"/);
+  assert.throws(() => ex.sampleHashed("sglang-0.5", f32, 1n, { pos: 1n }), /logits/);
+  assert.throws(() => ex.sampleHashed("vllm-0.33-f32", f32, 1n, { pos: 1n, temperature: 1, posx: 1 }), /unknown field/);
+  assert.throws(() => ex.sampleHashed("torch-cpu", f32, 1n), /no sampler here/);
+});
+
 test("seeded raceMul (f32) equals the golden race", () => {
   const s = json("race_f32.scenario.json");
   const g = json("race_f32.result.json").result;

@@ -1,7 +1,7 @@
 // Type-checked (tsc --strict) against the package's declarations: a consumer
 // that uses every export with the declared types.
 import init, {
-  fillInvQ, fillQ, fillUniform, raceDiv, raceMul, raceSeeded, rand, randint, randint4x,
+  fillInvQ, fillQ, fillUniform, raceDiv, raceMul, raceSeeded, rand, randint, randint4x, sampleHashed,
   recoverTokens, rejectionSample, run, inspectFloat, weightsFromLogits, readSafetensors,
   readNpyTensor, writeNpy, writeSafetensors, WasmArray,
   type BarChart, type FloatView, type SafetensorsTensor, type Tensor,
@@ -21,6 +21,8 @@ fillUniform(null, "accept", 0n, new Float64Array(2));
 const r: RaceResult = raceMul(w, invQ, { nanPolicy: policy });
 const d: RaceResult = raceDiv(w, new Float32Array([1, 2]));
 const f: RaceResult = raceSeeded(w, 3n, "race", 0, { form: "div", precision: "f64", nanPolicy: policy });
+const picked: number = sampleHashed("vllm-0.33-f32", w, 7n, { pos: 3n, temperature: 0.7, draft: false });
+const pickedCpu: number = sampleHashed("vllm-cpu-0.32", w, 7);
 const margin: number | null = r.marginUlps;
 const bits: string = d.winner.bits;
 const batch: SpecBatch = {

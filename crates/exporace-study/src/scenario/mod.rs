@@ -47,7 +47,7 @@ pub use output::{
     ContenderOut, ForensicOutcome, Outcome, PositionOut, RaceOut, RejectionOut, Report, RequestOut,
     ResultOut,
 };
-pub use sample_op::{SampleBody, SampleOut};
+pub use sample_op::{Logits, RowArgs, SampleBody, SampleOut, sample_row};
 #[cfg(feature = "std")]
 pub use study_ops::ExperimentOut;
 pub use study_ops::{

@@ -56,42 +56,110 @@ fn needed<T>(model: &str, field: &str, v: Option<T>) -> Result<T> {
     v.ok_or_else(|| Error::Scenario(format!("sample: {model} needs \"{field}\"")))
 }
 
+/// One row of logits for [`sample_row`]: fp32 logits (vLLM 0.33 and
+/// vLLM's CPU kernel) or fp64 log-probabilities (SGLang).
+///
+/// No example: a plain choice of slice; [`sample_row`] shows one.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Logits<'a> {
+    /// fp32 logits.
+    F32(&'a [f32]),
+    /// fp64 log-probabilities.
+    F64(&'a [f64]),
+}
+
+/// What a `sample` asks of one row besides its logits: the position
+/// (vLLM 0.33 and SGLang), the temperature (vLLM 0.33) and whether the
+/// token is a draft (vLLM 0.33).
+///
+/// No example: a plain record; [`sample_row`] shows one.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct RowArgs {
+    /// The token's position.
+    pub pos: Option<u64>,
+    /// The request's temperature.
+    pub temperature: Option<f32>,
+    /// A draft token.
+    pub draft: bool,
+}
+
+/// The token `model`'s engine picks for one row under `seed`
+/// ([`crate::hashed_sample`]): the `sample` operation on a row already in
+/// memory. A field the engine has no use for, or one it needs and lacks,
+/// is refused; so are logits of the other precision.
+///
+/// ```
+/// use exporace_study::scenario::{Logits, RowArgs, sample_row};
+/// let logits = [0.0f32, 40.0, 0.0];
+/// let args = RowArgs { pos: Some(3), temperature: Some(1.0), draft: false };
+/// assert_eq!(sample_row("vllm-0.33-f32", Logits::F32(&logits), 7, &args)?, 1);
+/// assert!(sample_row("vllm-0.33-f32", Logits::F64(&[0.0]), 7, &args).is_err());
+/// # Ok::<(), exporace::Error>(())
+/// ```
+pub fn sample_row(model: &str, logits: Logits<'_>, seed: u64, a: &RowArgs) -> Result<usize> {
+    let m = model;
+    let wrong = |want: &str| {
+        Error::Scenario(format!(
+            "sample: {m} takes {want} logits, not the other precision"
+        ))
+    };
+    match (m, logits) {
+        ("vllm-0.33-f32" | "vllm-0.33-f64", Logits::F32(logits)) => {
+            let temperature = needed(m, "temperature", a.temperature)?;
+            vllm_gumbel_sample(&VllmRow {
+                logits,
+                seed,
+                pos: needed(m, "pos", a.pos)?,
+                temperature,
+                draft: a.draft,
+                fp64: m == "vllm-0.33-f64",
+            })
+        }
+        ("sglang-0.5", Logits::F64(logprobs)) => {
+            unused(m, "temperature", a.temperature.is_some())?;
+            unused(m, "draft", a.draft)?;
+            sglang_sample(logprobs, seed, needed(m, "pos", a.pos)?)
+        }
+        ("vllm-cpu-0.32", Logits::F32(logits)) => {
+            unused(m, "pos", a.pos.is_some())?;
+            unused(m, "temperature", a.temperature.is_some())?;
+            unused(m, "draft", a.draft)?;
+            vllm_cpu_sample(logits, seed)
+        }
+        ("vllm-0.33-f32" | "vllm-0.33-f64" | "vllm-cpu-0.32", _) => Err(wrong("fp32")),
+        ("sglang-0.5", _) => Err(wrong("fp64")),
+        (other, _) => Err(Error::Scenario(format!(
+            "sample: model {other:?} has no sampler here; sample replays vllm-0.33-f32, \
+             vllm-0.33-f64, sglang-0.5 and vllm-cpu-0.32"
+        ))),
+    }
+}
+
 /// Answers a `sample` body under `seed`.
 pub fn sample(b: &SampleBody, seed: u64) -> Result<SampleOut> {
     let m = b.model.as_str();
+    let args = |logits: Logits<'_>| -> Result<usize> {
+        let temperature = match &b.temperature {
+            Some(t) => Some(t.to_float::<f32>("temperature", 0)?),
+            None => None,
+        };
+        let args = RowArgs {
+            pos: b.pos,
+            temperature,
+            draft: b.draft,
+        };
+        sample_row(m, logits, seed, &args)
+    };
     let token = match m {
-        "vllm-0.33-f32" | "vllm-0.33-f64" => {
+        "vllm-0.33-f32" | "vllm-0.33-f64" | "vllm-cpu-0.32" => {
             let logits: Vec<f32> = floats("logits", &b.logits)?;
-            let t: f32 =
-                needed(m, "temperature", b.temperature.as_ref())?.to_float("temperature", 0)?;
-            vllm_gumbel_sample(&VllmRow {
-                logits: &logits,
-                seed,
-                pos: needed(m, "pos", b.pos)?,
-                temperature: t,
-                draft: b.draft,
-                fp64: m == "vllm-0.33-f64",
-            })?
+            args(Logits::F32(&logits))?
         }
         "sglang-0.5" => {
-            unused(m, "temperature", b.temperature.is_some())?;
-            unused(m, "draft", b.draft)?;
             let logprobs: Vec<f64> = floats("logits", &b.logits)?;
-            sglang_sample(&logprobs, seed, needed(m, "pos", b.pos)?)?
+            args(Logits::F64(&logprobs))?
         }
-        "vllm-cpu-0.32" => {
-            unused(m, "pos", b.pos.is_some())?;
-            unused(m, "temperature", b.temperature.is_some())?;
-            unused(m, "draft", b.draft)?;
-            let logits: Vec<f32> = floats("logits", &b.logits)?;
-            vllm_cpu_sample(&logits, seed)?
-        }
-        other => {
-            return Err(Error::Scenario(format!(
-                "sample: model {other:?} has no sampler here; sample replays vllm-0.33-f32, \
-                 vllm-0.33-f64, sglang-0.5 and vllm-cpu-0.32"
-            )));
-        }
+        _ => sample_row(m, Logits::F32(&[]), seed, &RowArgs::default())?,
     };
     Ok(SampleOut {
         model: b.model.clone(),
