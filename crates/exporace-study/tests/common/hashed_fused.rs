@@ -165,7 +165,12 @@ pub fn vllm_gumbel_sample_is_every_token_s(cases: usize) {
             };
             (g(0) - g(i)) * temperature.max(1e-3)
         };
-        let x = row(&mut mix, n, case.is_multiple_of(4), (case.is_multiple_of(5)).then_some(&tie));
+        let x = row(
+            &mut mix,
+            n,
+            case.is_multiple_of(4),
+            (case.is_multiple_of(5)).then_some(&tie),
+        );
         let r = VllmRow {
             logits: &x,
             seed,
@@ -192,7 +197,12 @@ pub fn sglang_sample_is_every_token_s(cases: usize) {
             let g = |t: usize| sglang_noise(murmur3::hash32(seed, pos, t as u32, 0)).1;
             (g(0) - g(i)) as f32
         };
-        let x = row(&mut mix, n, case.is_multiple_of(4), (case.is_multiple_of(5)).then_some(&tie));
+        let x = row(
+            &mut mix,
+            n,
+            case.is_multiple_of(4),
+            (case.is_multiple_of(5)).then_some(&tie),
+        );
         // Log-probabilities in f64, a few beyond f32's range.
         let mut lp: Vec<f64> = x.iter().map(|&v| v as f64 * (1.0 + 1e-9)).collect();
         if case.is_multiple_of(7) {
@@ -227,7 +237,12 @@ pub fn vllm_cpu_sample_is_every_token_s(cases: usize) {
                 .value
         };
         let tie = |i: usize| (g(0) - g(i)) as f32;
-        let mut x = row(&mut mix, n, case.is_multiple_of(4), (case.is_multiple_of(5)).then_some(&tie));
+        let mut x = row(
+            &mut mix,
+            n,
+            case.is_multiple_of(4),
+            (case.is_multiple_of(5)).then_some(&tie),
+        );
         if case.is_multiple_of(11) {
             // Leading -inf tokens, or a row of them.
             let k = mix.below(n as u64 + 1) as usize;
