@@ -9,6 +9,8 @@
 //   race/{f32,f64}/V<v>           raceDiv against fillQ noise
 //   seeded/{f32,f64}/V<v>         raceSeeded (Philox, transform and race fused)
 //   noise/{f32,f64}/V<v>          fillInvQ alone
+//   hashed/<recipe>/V<v>          sampleHashed (vllm-0.33-f32, vllm-0.33-f64,
+//                                 sglang-0.5, vllm-cpu-0.32: hash, bound and race fused)
 //
 // Usage: `const r = timeCase(ex, "recover/f32/B1/V152064")` with `ex` the
 // package's module (after `init()`), or `prepare` once and `time` the result.
@@ -30,7 +32,13 @@ export const DEFAULT_CASES = [
   "noise/f64/V152064",
 ];
 
-/** `{ kind, precision, requests, vocab }` of a case name; throws on a bad name. */
+/** The recipes of the `hashed` cases (`sampleHashed`'s models). */
+export const HASHED_RECIPES = ["vllm-0.33-f32", "vllm-0.33-f64", "sglang-0.5", "vllm-cpu-0.32"];
+
+/**
+ * `{ kind, precision, requests, vocab }` of a case name (a `hashed` case's
+ * `precision` is its recipe); throws on a bad name.
+ */
 export function parseCase(name) {
   const [kind, precision, ...rest] = name.split("/");
   let requests = 1;
@@ -41,18 +49,22 @@ export function parseCase(name) {
     else vocab = -1;
   }
   const kinds = ["recover", "residual", "race", "seeded", "noise"];
-  if (!kinds.includes(kind) || !["f32", "f64"].includes(precision) || !(vocab > 0) || !(requests > 0)) {
-    throw new Error(`unknown case ${JSON.stringify(name)}: want ${kinds.join("|")}/f32|f64/[B<b>/]V<v>`);
+  const known =
+    kind === "hashed" ? HASHED_RECIPES.includes(precision) && requests === 1 : kinds.includes(kind) && ["f32", "f64"].includes(precision);
+  if (!known || !(vocab > 0) || !(requests > 0)) {
+    throw new Error(
+      `unknown case ${JSON.stringify(name)}: want ${kinds.join("|")}/f32|f64/[B<b>/]V<v> or hashed/${HASHED_RECIPES.join("|")}/V<v>`,
+    );
   }
   return { kind, precision, requests, vocab };
 }
 
 /**
- * The first `n` target probabilities of `Recover::new` for vocabulary `vocab`:
- * xorshift64 (13, 7, 17) from 0x2545F4914F6CDD1D, the top 24 bits times
- * 2^-24, divided by `vocab` in f32.
+ * The first `n` values of `Recover::new`'s generator (xorshift64 (13, 7,
+ * 17) from 0x2545F4914F6CDD1D), each value's top 24 bits `k` through
+ * `f(k)`, rounded to f32.
  */
-export function targetProbs(n, vocab) {
+function top24(n, f) {
   const out = new Float32Array(n);
   let hi = 0x2545f491;
   let lo = 0x4f6cdd1d;
@@ -63,9 +75,26 @@ export function targetProbs(n, vocab) {
     h = (h ^ (h >>> 7)) >>> 0;
     hi = (h ^ ((h << 17) | (l >>> 15))) >>> 0;
     lo = (l ^ (l << 17)) >>> 0;
-    out[i] = (hi >>> 8) * 2 ** -24 / vocab;
+    out[i] = f(hi >>> 8);
   }
   return out;
+}
+
+/**
+ * The first `n` target probabilities of `Recover::new` for vocabulary `vocab`:
+ * the generator's top 24 bits times 2^-24, divided by `vocab` in f32.
+ */
+export function targetProbs(n, vocab) {
+  return top24(n, (k) => (k * 2 ** -24) / vocab);
+}
+
+/**
+ * The `n` logits of the `hashed` cases (`hashed_logits` of
+ * crates/exporace-bench): `-k 2^-19` for `k` the generator's top 24 bits,
+ * exact in f32.
+ */
+export function hashedLogits(n) {
+  return top24(n, (k) => -k * 2 ** -19);
 }
 
 /**
@@ -135,6 +164,20 @@ export function prepare(ex, name, { resident = false } = {}) {
       run: () => ex.raceSeeded(wa, 5n, "race", 0n, { precision }).winner.token,
       copied: copied(w),
     };
+  }
+  if (kind === "hashed") {
+    // `Hashed::run(0)` of the native bench: seed 7 at position 0,
+    // temperature 1 (vLLM's CPU kernel: seed 0); SGLang reads f64.
+    const f32 = hashedLogits(vocab);
+    const logits = precision === "sglang-0.5" ? Float64Array.from(f32) : f32;
+    const la = arg(logits);
+    const call = {
+      "vllm-0.33-f32": () => ex.sampleHashed(precision, la, 7n, { pos: 0n, temperature: 1 }),
+      "vllm-0.33-f64": () => ex.sampleHashed(precision, la, 7n, { pos: 0n, temperature: 1 }),
+      "sglang-0.5": () => ex.sampleHashed(precision, la, 7n, { pos: 0n }),
+      "vllm-cpu-0.32": () => ex.sampleHashed(precision, la, 0n),
+    }[precision];
+    return { ...base, elements: vocab, run: call, copied: copied(logits) };
   }
   const out = new Noise(vocab);
   const target = arg(out);

@@ -4,9 +4,11 @@
 //! every figure as a ratio measured in the same run. The recover groups at
 //! the peers' vocabulary (and the residual groups, recover with draft
 //! probabilities) also time the plain C peer and the kernel's own access
-//! pattern read alone (`Recover::read_pattern`).
+//! pattern read alone (`Recover::read_pattern`). The `hashed` groups time
+//! the engines' samplers on hashed noise beside the fused seeded race.
 
 use std::hint::black_box;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use criterion::{
@@ -15,8 +17,9 @@ use criterion::{
 use exporace::noise::{self, Stream};
 use exporace::{Form, NanPolicy, NoiseFloat, race_div, race_seeded, recover_tokens};
 use exporace_bench::{
-    BATCHES, EXACT_MODELS, LineAligned, PEER_VOCAB, Pin, PlainC, RESIDUAL_BATCHES, Recover,
-    THREADS, VOCABS, many_tail, note_load, note_pools, pool, probe, probe_par, scalar_div,
+    BATCHES, EXACT_MODELS, HASHED_RECIPES, Hashed, LineAligned, PEER_VOCAB, Pin, PlainC,
+    RESIDUAL_BATCHES, Recover, SIDE_BY_SIDE_VOCABS, THREADS, VOCABS, many_tail, note_load,
+    note_pools, pool, probe, probe_par, scalar_div,
 };
 use exporace_study::models::CatalogueEntry;
 use exporace_study::win_probability::{ExactOptions, win_probabilities_of};
@@ -226,6 +229,43 @@ fn seeded<T: PlainC>(c: &mut Criterion, pools: &[(usize, ThreadPool)]) {
     g.finish();
 }
 
+/// The engines' samplers on hashed noise (`hashed/{n}t/V{v}`), one row of
+/// logits at a fresh position per call, beside the fused seeded f32 race
+/// on Philox over the same vocabulary (a fresh row per call), on each
+/// pool: `seeded-f32` and `seeded-<recipe>`.
+fn hashed(c: &mut Criterion, pools: &[(usize, ThreadPool)]) {
+    for &v in SIDE_BY_SIDE_VOCABS {
+        let w = Recover::<f32>::new(1, v).target;
+        let cases: Vec<Hashed> = HASHED_RECIPES
+            .iter()
+            .filter_map(|r| Hashed::new(r, v))
+            .collect();
+        for (n, pool) in pools {
+            let mut g = group(c, &format!("hashed/{n}t/V{v}"), 0);
+            let step = AtomicU64::new(0);
+            let next = || step.fetch_add(1, Ordering::Relaxed);
+            g.bench_function("seeded-f32", |bn| {
+                in_pool(bn, pool, || {
+                    race_seeded::<f32>(
+                        Form::Mul,
+                        black_box(&w[..v]),
+                        7,
+                        Stream::Race,
+                        next(),
+                        NanPolicy::FirstNanWins,
+                    )
+                })
+            });
+            for case in &cases {
+                g.bench_function(format!("seeded-{}", case.recipe), |bn| {
+                    in_pool(bn, pool, || case.run(next()))
+                });
+            }
+            g.finish();
+        }
+    }
+}
+
 /// Exact win probabilities of vLLM #43150's many-tail case (one head, 262144
 /// tails 20.5 nats below) under a model, with the default options. One thread:
 /// the computation is sequential.
@@ -253,6 +293,7 @@ fn all(c: &mut Criterion) {
     seeded::<f64>(c, &pools);
     noise_alone::<f32>(c, &pools);
     noise_alone::<f64>(c, &pools);
+    hashed(c, &pools);
     exact(c);
 }
 

@@ -7,8 +7,9 @@
 //! where a
 //! case is `recover/{f32,f64}/B<b>/V<v>` (n-gram drafts),
 //! `residual/{f32,f64}/B<b>/V<v>` (with draft probabilities), `race/{f32,f64}/V<v>`,
-//! `seeded/{f32,f64}/V<v>` or `noise/{f32,f64}/V<v>` (the names of
-//! `benches/results.json`). Pools of two or more threads pin each worker to
+//! `seeded/{f32,f64}/V<v>`, `noise/{f32,f64}/V<v>` (the names of
+//! `benches/results.json`) or `hashed/<recipe>/V<v>` (an engine's sampler
+//! on hashed noise, `exporace_bench::Hashed` at step 0). Pools of two or more threads pin each worker to
 //! a CPU of its own (`exporace_bench::pool`) unless `--no-pin` is given or
 //! `EXPORACE_BENCH_PIN=0` is set; each line says whether they were.
 
@@ -17,7 +18,9 @@ use std::time::Instant;
 
 use exporace::noise::{self, Stream};
 use exporace::{Form, NanPolicy, NoiseFloat, race_div, race_seeded, recover_tokens};
-use exporace_bench::{LineAligned, Pin, Recover, load_average, median, parse_case as parse, pool};
+use exporace_bench::{
+    Hashed, LineAligned, Pin, Recover, load_average, median, parse_case as parse, pool,
+};
 use serde_json::json;
 
 /// A case ready to run: returns the first winner's token.
@@ -154,6 +157,10 @@ fn main() {
             std::process::exit(2);
         };
         let prepared = match precision.as_str() {
+            _ if kind == "hashed" && b == 1 => Hashed::new(&precision, v).map(|case| {
+                let run: Kernel = Box::new(move || case.run(0));
+                (run, v)
+            }),
             "f32" => prepare::<f32>(&kind, b, v),
             "f64" => prepare::<f64>(&kind, b, v),
             _ => None,

