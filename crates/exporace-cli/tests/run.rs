@@ -317,6 +317,53 @@ fn noise_replays_jax_gumbel() {
 }
 
 #[test]
+fn sample_replays_jax_and_mlx_categorical() {
+    // The (2, 5) logits [[0.5, 2, -inf, 1, 3], [1, 1.5, 0.25, 2, -1]] under
+    // key(3): jax.random.categorical on JAX 0.11.2's CPU picks [1, 0], and
+    // [4, 1] with mode="high"; mx.random.categorical on MLX 0.32.4's Linux
+    // CPU picks [4, 2].
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../docs/examples/sample-jax.json"
+    ))
+    .unwrap();
+    assert_eq!(run_example("sample-jax.json")["result"]["token"], 0);
+    let first = r#""logits": [0.5, 2.0, "-inf", 1.0, 3.0],
+  "rows": 2,
+  "row": 0"#;
+    let first_row = text.replace(
+        r#""logits": [1.0, 1.5, 0.25, 2.0, -1.0],
+  "rows": 2,
+  "row": 1"#,
+        first,
+    );
+    assert_ne!(first_row, text);
+    for (model, row_zero, row_one) in [
+        ("jax-0.11-cpu", 1, 0),
+        ("jax-0.11-cpu-high", 4, 1),
+        ("mlx-0.32-cpu", 4, 2),
+    ] {
+        for (scenario, want) in [(&first_row, row_zero), (&text, row_one)] {
+            let (ok, out, err) = exporace(
+                &["run", "-"],
+                Some(&scenario.replace("jax-0.11-cpu", model)),
+            );
+            assert!(ok, "{model}: {err}");
+            let v: Value = serde_json::from_str(&out).unwrap();
+            assert_eq!(v["result"]["token"], want, "{model}");
+        }
+    }
+    let bad = text.replace(r#""row": 1"#, r#""row": 2"#);
+    let (ok, _, err) = exporace(&["run", "-"], Some(&bad));
+    assert!(!ok && err.contains("row"), "{err}");
+    let (ok, _, err) = exporace(
+        &["run", "-"],
+        Some(&text.replace("jax-0.11-cpu", "sglang-0.5")),
+    );
+    assert!(!ok && err.contains("takes no \"rows\""), "{err}");
+}
+
+#[test]
 fn exact_tail_mass_of_vllm_43150() {
     let v = run_example("exact-many-tail.json");
     let tail = &v["result"]["probabilities"]["groups"][1];

@@ -1,6 +1,7 @@
 //! The `sample` operation: the token an engine that hashes its noise
 //! addresses picks for one row of logits, replayed id for id
-//! ([`crate::hashed_sample`]).
+//! ([`crate::hashed_sample`]), and the token JAX's or MLX's `categorical`
+//! picks ([`crate::jax_sample`], [`crate::mlx_sample`]).
 
 use alloc::format;
 use alloc::string::String;
@@ -10,14 +11,18 @@ use serde::{Deserialize, Serialize};
 
 use super::number::{Num, floats};
 use crate::hashed_sample::{VllmRow, sglang_sample, vllm_cpu_sample, vllm_gumbel_sample};
+use crate::jax_sample::{KeyedRow, jax_categorical};
+use crate::mlx_sample::mlx_categorical;
+use crate::models::XlaBackend;
 use exporace::{Error, Result};
 
 /// A `sample` body.
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SampleBody {
-    /// The engine's model: `vllm-0.33-f32`, `vllm-0.33-f64`, `sglang-0.5` or
-    /// `vllm-cpu-0.32`.
+    /// The engine's model: `vllm-0.33-f32`, `vllm-0.33-f64`, `sglang-0.5`,
+    /// `vllm-cpu-0.32`, `jax-0.11-cpu`, `jax-0.11-gpu`, `jax-0.11-cpu-high`,
+    /// `jax-0.11-gpu-high` or `mlx-0.32-cpu`.
     pub model: String,
     /// One row of logits (fp32 for vLLM; fp64 log-probabilities for SGLang).
     pub logits: Vec<Num>,
@@ -30,6 +35,13 @@ pub struct SampleBody {
     /// A draft token (vLLM 0.33 only).
     #[serde(default)]
     pub draft: bool,
+    /// The call's number of rows of logits (JAX and MLX, default 1): they
+    /// draw the noise of the whole call under one key.
+    #[serde(default)]
+    pub rows: Option<u64>,
+    /// This row's index among them (JAX and MLX, default 0).
+    #[serde(default)]
+    pub row: Option<u64>,
 }
 
 /// A `sample` answer.
@@ -130,13 +142,52 @@ pub fn sample_row(model: &str, logits: Logits<'_>, seed: u64, a: &RowArgs) -> Re
         ("sglang-0.5", _) => Err(wrong("fp64")),
         (other, _) => Err(Error::Scenario(format!(
             "sample: model {other:?} has no sampler here; sample replays vllm-0.33-f32, \
-             vllm-0.33-f64, sglang-0.5 and vllm-cpu-0.32"
+             vllm-0.33-f64, sglang-0.5, vllm-cpu-0.32, jax-0.11-cpu, jax-0.11-gpu, \
+             jax-0.11-cpu-high, jax-0.11-gpu-high and mlx-0.32-cpu"
         ))),
     }
 }
 
+/// The token JAX's or MLX's `categorical` picks for the body's row under
+/// `seed`; `None` for the other models, which take no `rows` or `row`.
+fn keyed(b: &SampleBody, seed: u64) -> Result<Option<usize>> {
+    let m = b.model.as_str();
+    let (backend, high) = match m {
+        "jax-0.11-cpu" => (Some(XlaBackend::Cpu), false),
+        "jax-0.11-gpu" => (Some(XlaBackend::Gpu), false),
+        "jax-0.11-cpu-high" => (Some(XlaBackend::Cpu), true),
+        "jax-0.11-gpu-high" => (Some(XlaBackend::Gpu), true),
+        "mlx-0.32-cpu" => (None, false),
+        _ => {
+            unused(m, "rows", b.rows.is_some())?;
+            unused(m, "row", b.row.is_some())?;
+            return Ok(None);
+        }
+    };
+    unused(m, "pos", b.pos.is_some())?;
+    unused(m, "temperature", b.temperature.is_some())?;
+    unused(m, "draft", b.draft)?;
+    let logits: Vec<f32> = floats("logits", &b.logits)?;
+    let row = KeyedRow {
+        logits: &logits,
+        seed,
+        rows: b.rows.unwrap_or(1),
+        row: b.row.unwrap_or(0),
+    };
+    Ok(Some(match backend {
+        Some(backend) => jax_categorical(&row, backend, high)?,
+        None => mlx_categorical(&row)?,
+    }))
+}
+
 /// Answers a `sample` body under `seed`.
 pub fn sample(b: &SampleBody, seed: u64) -> Result<SampleOut> {
+    if let Some(token) = keyed(b, seed)? {
+        return Ok(SampleOut {
+            model: b.model.clone(),
+            token,
+        });
+    }
     let m = b.model.as_str();
     let args = |logits: Logits<'_>| -> Result<usize> {
         let temperature = match &b.temperature {
