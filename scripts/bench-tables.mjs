@@ -1,19 +1,25 @@
 #!/usr/bin/env node
 // Writes the tables of benches/README.md that come from benches/results.json
-// (`end_to_end` and `side_by_side`, as bench-report writes them), between
-// their `<!-- results:NAME -->` markers, so the prose states no figure of its
-// own. Run it after bench-report.
+// (`end_to_end`, `side_by_side` and `hashed`, as bench-report writes them;
+// the hashed races in wasm from benches/wasm-hashed.json, as
+// benches/wasm-bench.mjs writes it), between their `<!-- results:NAME -->`
+// markers, so the prose states no figure of its own. Run it after
+// bench-report.
 //
-// Usage: node scripts/bench-tables.mjs [RESULTS_JSON] [README]
-import { readFileSync } from "node:fs";
+// Usage: node scripts/bench-tables.mjs [RESULTS_JSON] [README] [WASM_HASHED_JSON]
+import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { replaceBlock } from "./results-block.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const [resultsPath = join(root, "benches/results.json"), readme = join(root, "benches/README.md")] =
-  process.argv.slice(2);
+const [
+  resultsPath = join(root, "benches/results.json"),
+  readme = join(root, "benches/README.md"),
+  wasmHashedPath = join(root, "benches/wasm-hashed.json"),
+] = process.argv.slice(2);
 const results = JSON.parse(readFileSync(resultsPath, "utf8"));
+const wasmHashed = existsSync(wasmHashedPath) ? JSON.parse(readFileSync(wasmHashedPath, "utf8")) : null;
 
 /** A duration in ns, in the unit that keeps three significant figures readable. */
 export function time(ns) {
@@ -85,6 +91,80 @@ function sideBySide() {
   return lines.join("\n");
 }
 
-for (const [name, text] of [["end-to-end", endToEnd()], ["side-by-side", sideBySide()]]) {
+const median = (xs) => {
+  const v = [...xs].sort((a, b) => a - b);
+  return v.length % 2 ? v[(v.length - 1) / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+};
+
+/**
+ * Each hashed race's time over the seeded f32 race's in wasm: per place
+ * (build and threads) and vocabulary, the median over rounds of the ratio
+ * formed within a round. `{ "<recipe>": { "<build> <threads>t": ratio } }`.
+ */
+export function wasmHashedRatios(report) {
+  const out = {};
+  const seeded = new Map();
+  for (const r of report.rounds_raw) {
+    const [kind, precision, v] = r.case.split("/");
+    if (kind === "seeded" && precision === "f32") seeded.set(`${r.build} ${r.threads} ${r.round} ${v}`, r.median_ms);
+  }
+  const ratios = {};
+  for (const r of report.rounds_raw) {
+    const [kind, recipe, v] = r.case.split("/");
+    const base = seeded.get(`${r.build} ${r.threads} ${r.round} ${v}`);
+    if (kind !== "hashed" || base == null || r.build === "native" || r.build === "portable") continue;
+    const key = `${recipe}|${r.build} ${r.threads}t`;
+    (ratios[key] ??= []).push(r.median_ms / base);
+  }
+  for (const [key, xs] of Object.entries(ratios)) {
+    const [recipe, place] = key.split("|");
+    (out[recipe] ??= {})[place] = median(xs);
+  }
+  return out;
+}
+
+function hashed() {
+  const section = results.hashed;
+  if (!section) return "No `hashed` section in results.json yet.";
+  const groups = section.cases.map((c) => ({ ...c, threads: Number(c.case.split("/")[1].replace("t", "")) }));
+  const vocabs = [...new Set(groups.map((c) => c.vocab))].sort((a, b) => a - b);
+  const threads = [...new Set(groups.map((c) => c.threads))].sort((a, b) => a - b);
+  const recipes = [...new Set(groups.flatMap((c) => Object.keys(c.functions)).filter((f) => f !== "seeded-f32"))];
+  const wasm = wasmHashed ? wasmHashedRatios(wasmHashed) : {};
+  const places = [...new Set(Object.values(wasm).flatMap((p) => Object.keys(p)))].sort();
+  const wasmVocab = wasmHashed ? wasmHashed.cases.find((c) => c.case.startsWith("hashed/"))?.case.split("/")[2] : null;
+  const lines = [
+    `From \`hashed\` in [results.json](results.json) (${section.machine?.cpu ?? "see the file"}, ${section.date.slice(0, 10)}, ` +
+      `threads ${threads.join(" / ")} in each cell)` +
+      (wasmHashed ? ` and [wasm-hashed.json](wasm-hashed.json) (${wasmHashed.date.slice(0, 10)}, ${wasmVocab}, medians of ${wasmHashed.rounds} rounds)` : "") +
+      ": each sampler's time over the fused seeded f32 race's (Philox) on the same number of tokens.",
+    "",
+    row(["sampler", ...vocabs.map((v) => `V ${v}`), ...places.map((p) => `wasm ${p}`)]),
+    row(["---", ...vocabs.map(() => "---"), ...places.map(() => "---")]),
+  ];
+  let worst = 0;
+  for (const name of recipes) {
+    const cells = vocabs.map((v) =>
+      threads
+        .map((t) => {
+          const f = groups.find((c) => c.vocab === v && c.threads === t)?.functions[name];
+          if (f) worst = Math.max(worst, f.ratio_to_floor);
+          return f ? ratio(f.ratio_to_floor) : "-";
+        })
+        .join(" / "),
+    );
+    const recipe = name.replace(/^seeded-/, "");
+    const w = places.map((p) => {
+      const r = wasm[recipe]?.[p];
+      if (r != null) worst = Math.max(worst, r);
+      return r == null ? "-" : ratio(r);
+    });
+    lines.push(row([`\`${recipe}\``, ...cells, ...w]));
+  }
+  lines.push("", `Target: each at most 1.5 of the seeded race per token, natively and in wasm, on every pool: ${worst <= 1.5 ? "met" : "not met"} (largest ${ratio(worst)}).`);
+  return lines.join("\n");
+}
+
+for (const [name, text] of [["end-to-end", endToEnd()], ["side-by-side", sideBySide()], ["hashed", hashed()]]) {
   console.log(`${replaceBlock(readme, name, text) ? "wrote" : "unchanged"}: ${name}`);
 }

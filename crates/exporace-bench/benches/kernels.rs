@@ -27,10 +27,17 @@ use rayon::ThreadPool;
 
 /// A pool per thread count, with workers pinned unless `EXPORACE_BENCH_PIN=0`
 /// (see `exporace_bench::pool`); whether they were is noted for `bench-report`.
+/// `EXPORACE_BENCH_THREADS` (`1,16`: a comma list) replaces the thread
+/// counts, so a machine's every core can be timed beside one.
 fn pools() -> Vec<(usize, ThreadPool)> {
     let pin = Pin::from_env();
     let mut pinned = false;
-    let pools = THREADS
+    let threads: Vec<usize> = std::env::var("EXPORACE_BENCH_THREADS")
+        .ok()
+        .map(|t| t.split(',').filter_map(|n| n.trim().parse().ok()).collect())
+        .filter(|t: &Vec<usize>| !t.is_empty())
+        .unwrap_or_else(|| THREADS.to_vec());
+    let pools = threads
         .iter()
         .map(|&n| {
             let (p, this) = pool(n, pin);
