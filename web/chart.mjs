@@ -11,6 +11,9 @@ const GREY = [110, 110, 110];
 
 /** Every view draws fp32 in blue and fp64 in red (the ideal reference in grey). */
 export const PRECISION_COLOR = { f32: BLUE, f64: RED };
+
+/** More than one model of a precision on one chart: its colour, then a darker and a lighter shade of it. */
+export const PRECISION_SHADES = { f32: [BLUE, [16, 42, 110], [74, 163, 223]], f64: [RED, [120, 30, 20], [230, 126, 34]] };
 export const IDEAL_COLOR = [85, 85, 85];
 
 /** Draws `chart` at the canvas's CSS size, on the device's pixels, and marks the canvas as drawn; a hidden canvas is left alone. */

@@ -12,13 +12,16 @@ export const MAX_EDITED_VOCAB = 4096;
 
 export const NAN_POLICIES = ["first_nan_wins", "nan_never_wins", "reject"];
 
+/** What the lead figure draws: the engines' noise (vLLM 0.31–0.34, vLLM 0.30, torch CUDA) or pipelines A and B. */
+export const LEAD_CHOICES = ["engines", "pipelines"];
+
 /**
  * preset: a name of PRESETS, or "pasted", "file", "imported"; params: the
  * presets' parameters; baseWeights (Float32Array), baseNoise (inline inv_q or
  * null for seeded), about: the preset's, pasted or imported race;
  * weightEdits: [[token, weight]] set by the sliders; edits: [[token, inv_q,
  * note?]] set in the noise view; npyNoise: baseNoise came from a file.
- * weights and noise are derived.
+ * lead: one of LEAD_CHOICES. weights and noise are derived.
  */
 export let state = Object.freeze({
   preset: null,
@@ -32,6 +35,7 @@ export let state = Object.freeze({
   seed: "7",
   row: 0,
   models: ["torch-cuda-f32", "torch-cuda-f64"],
+  lead: "engines",
   nanPolicy: "first_nan_wins",
   spec: SPEC_STEP,
   weights: null,
@@ -91,6 +95,7 @@ function derive(d, prev) {
   if (!Number.isInteger(d.row) || d.row < 0) throw new Error(`the row must be a whole number from 0 up (got ${d.row})`);
   if (!Array.isArray(d.models) || d.models.length !== 2) throw new Error("two pipelines are needed");
   for (const m of d.models) if (!modelFacts(m)) throw new Error(`${JSON.stringify(m)} is not a model of the catalogue`);
+  if (!LEAD_CHOICES.includes(d.lead)) throw new Error(`the lead figure draws one of ${LEAD_CHOICES.join(", ")}`);
   if (!NAN_POLICIES.includes(d.nanPolicy)) throw new Error(`the NaN policy is one of ${NAN_POLICIES.join(", ")}`);
   if (d.params !== prev.params) checkParams(d.params);
   if (PRESETS.includes(d.preset) && (!d.baseWeights || d.preset !== prev.preset || d.params !== prev.params)) {

@@ -9,8 +9,8 @@
 import { answer, ex } from "./worker-loop.mjs";
 import { manyTailGroups } from "./presets.mjs";
 
-/** The most answers kept by `exact`. */
-const KEPT = 64;
+/** The most answers kept by `exact`: every point of the lead figure's curves (about 130 gaps, five models) and more. */
+const KEPT = 1024;
 
 /** Answers already computed, by model, weights and counts, oldest first. */
 const kept = new Map();
@@ -18,8 +18,9 @@ const kept = new Map();
 /**
  * `winProbabilities(model, weights, counts)`, computed once for the same
  * inputs: the lead figure and the theory view ask for the same groups after
- * each change, and a slider moved back asks again for a gap already shown.
- * (The curve's hundreds of points are not kept.)
+ * each change, a slider moved back asks again for a gap already shown, and
+ * the gap slider's steps land on gaps the curves sampled, so the readout of
+ * every engine at such a gap is answered at once.
  */
 function exact(model, weights, counts) {
   const key = `${model}|${Array.from(weights).join(",")}|${Array.from(counts).join(",")}`;
@@ -37,7 +38,7 @@ function curve({ models, gaps, tails, temperature }) {
     name,
     points: gaps.map((gap) => {
       const { weights, counts } = manyTailGroups(ex, tails, gap, temperature);
-      return [gap, ex.winProbabilities(name, weights, counts).groups[1].probability];
+      return [gap, exact(name, weights, counts).groups[1].probability];
     }),
   }));
 }

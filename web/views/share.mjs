@@ -36,6 +36,7 @@ function linkDoc() {
     seed: s.seed,
     row: s.row,
     models: s.models,
+    lead: s.lead,
     nanPolicy: s.nanPolicy,
     weightEdits: s.weightEdits,
     edits: s.edits,
@@ -101,7 +102,7 @@ async function shareLink() {
 
 /** A link's state as a draft of the page's state (checked by `update`). */
 function restoreInto(d, doc) {
-  const fromDoc = ["params", "seed", "row", "models", "nanPolicy"].filter((k) => doc[k] !== undefined);
+  const fromDoc = ["params", "seed", "row", "models", "lead", "nanPolicy"].filter((k) => doc[k] !== undefined);
   for (const k of fromDoc) d[k] = doc[k];
   if (PRESETS.includes(doc.preset)) withPreset(d, doc.preset, d.params);
   else if (Array.isArray(doc.weights)) {

@@ -47,9 +47,9 @@ test("the first screen leads with the live figure: P(a tail wins) against the ga
     await page.screenshot({ path: join(shots, `lead-${width}x${height}.png`) });
   }
   await page.setViewportSize({ width: 1280, height: 900 });
-  // Ideal, fp32 and fp64 curves, in grey, blue and red.
+  // Ideal, fp64 and the engines' fp32 curves, in grey, red and blues.
   const head = await page.locator("#exact-chart-data tr").first().innerText();
-  assert.equal(head, "gap (nats)\tideal\ttorch-cuda-f32\ttorch-cuda-f64");
+  assert.equal(head, "gap (nats)\tideal\ttorch-cuda-f64\ttorch-cuda-f32\ttriton-flipped\tvllm-0.33-f32");
   // Sampled every twentieth of a nat within half a nat of fp32's dead-zone edge (the gap where a tail's weight
   // reaches the core's threshold); each value is the core's exact probability at that gap.
   const { threshold } = core.run({ exporace: 1, op: "dead_zone", model: "torch-cuda-f32", weights: [1, 0] }).result;
@@ -57,15 +57,15 @@ test("the first screen leads with the live figure: P(a tail wins) against the ga
   const rows = (await page.locator("#exact-chart-data tr[data-gap]").allInnerTexts()).map((r) => r.split("\t").map(Number));
   const near = rows.filter(([g]) => Math.abs(g - edge) <= 0.5);
   assert.ok(near.length >= 20, `${near.length} points within half a nat of ${edge}`);
-  for (const [g, , f32, f64] of near) {
+  for (const [g, , f64, f32] of near) {
     const groups = (model) => core.winProbabilities(model, Float64Array.from(core.weightsFromLogits(Float64Array.of(0, -g), 1)), Float64Array.of(1, PARAMS.tails)).groups[1].probability;
     const want32 = groups("torch-cuda-f32"), want64 = groups("torch-cuda-f64");
     assert.ok(Math.abs(f32 - want32) <= 1e-6 * want32, `gap ${g}: fp32 ${f32} against the core's ${want32}`);
     assert.ok(Math.abs(f64 - want64) <= 1e-6 * want64, `gap ${g}: fp64 ${f64} against the core's ${want64}`);
   }
   // The edge shows in the data: fp32 positive just below it, exactly 0 just above, fp64 positive on both sides.
-  assert.ok(near.some(([g, , f32]) => g < edge && f32 > 0) && near.some(([g, , f32]) => g > edge && f32 === 0));
-  assert.ok(near.every(([, , , f64]) => f64 > 0));
+  assert.ok(near.some(([g, , , f32]) => g < edge && f32 > 0) && near.some(([g, , , f32]) => g > edge && f32 === 0));
+  assert.ok(near.every(([, , f64]) => f64 > 0));
   assert.match(await text(page, "#exact-chart-summary"), /torch-cuda-f32: .* exactly 0 from \d+(\.\d+)? nats on\./);
   // Live: the slider moves the marker and the guide's numbers with it.
   await page.locator("#gap-slider").focus();
@@ -73,8 +73,8 @@ test("the first screen leads with the live figure: P(a tail wins) against the ga
   assert.equal(await text(page, "#gap-slider-out"), "20 nats");
   await page.waitForFunction(() => !document.getElementById("guide-f64").textContent.startsWith("…"), null, { timeout: 120000 });
   assert.match(await text(page, "#exact-chart-summary"), /the marker stands at 20 nats/);
-  assert.equal(await text(page, "#lead-readout"),
-    `At 20 nats, P(one of 262144 tails wins) is exactly ${await text(page, "#guide-f32")} with fp32 noise (torch CUDA) and ${await text(page, "#guide-f64")} with fp64 noise.`);
+  assert.match(await text(page, "#lead-readout"), new RegExp(`^At 20 nats, P\\(one of 262144 tails wins\\) is exactly ` +
+    `${await text(page, "#guide-f32")} with torch CUDA's fp32 noise, .* and ${await text(page, "#guide-f64")} with fp64 noise\\.$`));
   const at20 = core.winProbabilities("torch-cuda-f64", Float64Array.from(core.weightsFromLogits(Float64Array.of(0, -20), 1)), Float64Array.of(1, PARAMS.tails)).groups[1];
   assert.ok(Math.abs(Number(await text(page, "#guide-f64")) - at20.probability) <= Math.max(at20.upper - at20.probability, at20.probability - at20.lower));
   assert.deepEqual(errors, []);
@@ -82,9 +82,10 @@ test("the first screen leads with the live figure: P(a tail wins) against the ga
 });
 
 /**
- * The legend box of the lead figure in device pixels (found by its border, plotters' 30% black over white, as the
- * first long horizontal run from the top and the run below it over the same columns) and how many pixels inside it
- * are a curve's colour seen through the box's pale background: a tint, neither white nor grey.
+ * The legend box of the lead figure in device pixels (found by its border, plotters' 30% black over white: the
+ * first long horizontal run from the top, then down its right end's column, each line going on across the gaps
+ * that gridlines and curves crossing it make) and how many pixels inside it are a curve's colour seen through
+ * the box's pale background: a tint, neither white nor grey.
  */
 const legendOverCurves = (page) =>
   page.evaluate(() => {
@@ -95,27 +96,33 @@ const legendOverCurves = (page) =>
       const [r, g, b] = px(x, y);
       return r === g && g === b && r >= 176 && r <= 181;
     };
+    // Runs of border pixels at least 60 px long, across gaps of up to 12 px.
     const runs = (y) => {
       const found = [];
-      for (let x = 0, start = -1; x <= c.width; x++) {
-        if (x < c.width && border(x, y)) start = start < 0 ? x : start;
-        else if (start >= 0) (x - start >= 60 && found.push([start, x - 1]), (start = -1));
+      let start = -1, last = -1;
+      for (let x = 0; x <= c.width; x++) {
+        if (x < c.width && !border(x, y)) continue;
+        if (start >= 0 && (x === c.width || x - last > 12)) {
+          if (last - start >= 60) found.push([start, last]);
+          start = -1;
+        }
+        if (x < c.width) [start, last] = [start < 0 ? x : start, x];
       }
       return found;
     };
     for (let y0 = 0; y0 < c.height; y0++) {
       for (const [x0, x1] of runs(y0)) {
-        for (let y1 = y0 + 20; y1 < c.height; y1++) {
-          if (!runs(y1).some(([a, b]) => Math.abs(a - x0) <= 1 && Math.abs(b - x1) <= 1)) continue;
-          let tinted = 0;
-          for (let y = y0 + 3; y < y1 - 2; y++) {
-            for (let x = x0 + 3; x < x1 - 2; x++) {
-              const [r, g, b] = px(x, y);
-              if (Math.min(r, g, b) >= 190 && Math.max(r, g, b) - Math.min(r, g, b) >= 12) tinted++;
-            }
+        let y1 = y0;
+        for (let y = y0 + 1; y < c.height && y - y1 <= 12; y++) if (border(x1, y)) y1 = y;
+        if (y1 - y0 < 20) continue;
+        let tinted = 0;
+        for (let y = y0 + 3; y < y1 - 2; y++) {
+          for (let x = x0 + 3; x < x1 - 2; x++) {
+            const [r, g, b] = px(x, y);
+            if (Math.min(r, g, b) >= 190 && Math.max(r, g, b) - Math.min(r, g, b) >= 12) tinted++;
           }
-          return { box: [x0, y0, x1, y1], tinted };
         }
+        return { box: [x0, y0, x1, y1], tinted };
       }
     }
     return null;
@@ -139,8 +146,8 @@ test("on a phone (390 px, pixel ratio 2): every chart drawn at the device's pixe
     for (const id of ["exact-chart", "prob-chart", "score-chart", "ulp-chart", "perf-e2e-chart"]) {
       assert.ok(sizes.some((s) => s.id === id), `${id} was checked`);
     }
-    // The lead legend names the curves by precision on a narrow canvas; no curve runs under its box.
-    assert.equal(await page.getAttribute("#exact-chart", "data-legend"), "ideal, fp32, fp64");
+    // The lead legend gives the curves short names on a narrow canvas; no curve runs under its box.
+    assert.equal(await page.getAttribute("#exact-chart", "data-legend"), "ideal, fp64, torch, v0.30, v0.33");
     const legend = await legendOverCurves(page);
     assert.ok(legend, "the legend box is found");
     assert.equal(legend.tinted, 0, `curve pixels under the legend box ${legend.box}`);
