@@ -65,8 +65,8 @@ impl KeyedRow<'_> {
 }
 
 /// The first index of the largest value, a NaN counting as the largest (the
-/// first NaN wins), as `jnp.argmax` picks.
-fn argmax_nan_first(values: impl Iterator<Item = f32>) -> usize {
+/// first NaN wins), as `jnp.argmax` and MLX's `argmax` pick.
+pub(crate) fn argmax_nan_first(values: impl Iterator<Item = f32>) -> usize {
     let mut best: Option<(usize, f32)> = None;
     for (i, v) in values.enumerate() {
         match best {

@@ -1,7 +1,8 @@
 //! MLX's `mx.random.categorical(logits, key=mx.random.key(seed))` for one
 //! row of float32 logits on a Linux CPU, replayed id for id: the row's
 //! Gumbel noise ([`crate::models::MlxCpu`]) added to the logits in float32,
-//! then MLX's `argmax`.
+//! then MLX's `argmax`: the first maximum, or the first NaN (MLX 0.32.4's
+//! `ArgReduce`, as numpy and JAX pick).
 //!
 //! Like JAX, MLX draws one Gumbel array the shape of the whole logits under
 //! one key ([`KeyedRow`] places the row), and its words depend on the
@@ -9,22 +10,9 @@
 //! row of logits and a `shape` or `num_samples` takes MLX's inverse-CDF path
 //! instead, which is not replayed here.
 
-use crate::jax_sample::KeyedRow;
+use crate::jax_sample::{KeyedRow, argmax_nan_first};
 use crate::models::{MlxCpu, NoiseModel};
 use exporace::Result;
-
-/// MLX's CPU `argmax`: the first value leads, and a later one replaces the
-/// leader only when strictly larger, so ties keep the lower index and a NaN
-/// wins only at index 0.
-fn argmax_strict(values: impl Iterator<Item = f32>) -> usize {
-    let mut best = (0, f32::NAN);
-    for (i, v) in values.enumerate() {
-        if i == 0 || v > best.1 {
-            best = (i, v);
-        }
-    }
-    best.0
-}
 
 /// The id `mx.random.categorical(logits, key=mx.random.key(seed))` picks
 /// for `row` on a Linux CPU: `argmax(gumbel + logits)` in float32.
@@ -46,7 +34,7 @@ pub fn mlx_categorical(row: &KeyedRow<'_>) -> Result<usize> {
             .expect("MLX's model draws keyed noise")
             .value
     };
-    Ok(argmax_strict(
+    Ok(argmax_nan_first(
         row.logits.iter().enumerate().map(|(t, &l)| noise(t) + l),
     ))
 }

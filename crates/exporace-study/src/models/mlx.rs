@@ -81,8 +81,7 @@ fn draw(bits: u32) -> Draw<f32> {
 /// give it); `G = -log(-log u)` with glibc's `logf`.
 /// The word 0 gives `u = 0`, `E = inf` and `G = -inf`: that token cannot
 /// win. The largest Gumbel value is 16.64. `categorical` adds the noise to
-/// the logits and takes `argmax`: the first strictly larger value replaces
-/// the leader, so ties keep the lower id and a NaN wins only at index 0.
+/// the logits and takes `argmax`: the first maximum, or the first NaN.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct MlxCpu;
 
