@@ -213,7 +213,7 @@ pub fn execute(scenario: Value) -> Result<Report> {
         }
         Op::Noise => {
             let b: NoiseBody = read(Value::Object(body), "noise")?;
-            noise_op::noise(&b, seeder.get()?)?
+            ForensicResult::Noise(noise_op::noise(&b, seeder.get()?)?)
         }
         Op::Compare => {
             let b: CompareBody = read(Value::Object(body), "compare")?;

@@ -7,7 +7,6 @@ use alloc::vec::Vec;
 
 use serde::{Deserialize, Serialize};
 
-use super::forensic_ops::ForensicResult;
 use super::model_spec::ModelSpec;
 use super::number::AnyFloat;
 use crate::models::{Branch, Draw, ModelFacts, ModelVisitor, NoiseModel};
@@ -212,9 +211,8 @@ impl<S: DrawSink> ModelVisitor for NoiseVisit<'_, S> {
 }
 
 /// Lists a model's draws.
-pub fn noise(b: &NoiseBody, seed: u64) -> Result<ForensicResult> {
-    let out = noise_with(b, seed, ListDraws(Vec::new()))?;
-    Ok(ForensicResult::Noise(out))
+pub fn noise(b: &NoiseBody, seed: u64) -> Result<NoiseOut> {
+    noise_with(b, seed, ListDraws(Vec::new()))
 }
 
 /// Hands a model's draws, as the `noise` operation addresses them, to `sink`, after the
