@@ -123,6 +123,14 @@ export function wasmHashedRatios(report) {
   return out;
 }
 
+/** The wasm columns of the hashed table: a label and the places it shows, `a / b` or `a (b)`. */
+const WASM_COLUMNS = [
+  { label: "wasm Node (`WasmArray`)", places: ["node 1t", "node-resident 1t"], paren: true },
+  { label: "wasm page", places: ["web 1t"] },
+  { label: "wasm workers 1 / 2", places: ["threads 1t", "threads 2t"] },
+  { label: "wasm workers, `WasmArray`, 1 / 2", places: ["threads-resident 1t", "threads-resident 2t"] },
+];
+
 function hashed() {
   const section = results.hashed;
   if (!section) return "No `hashed` section in results.json yet.";
@@ -131,35 +139,36 @@ function hashed() {
   const threads = [...new Set(groups.map((c) => c.threads))].sort((a, b) => a - b);
   const recipes = [...new Set(groups.flatMap((c) => Object.keys(c.functions)).filter((f) => f !== "seeded-f32"))];
   const wasm = wasmHashed ? wasmHashedRatios(wasmHashed) : {};
-  const places = [...new Set(Object.values(wasm).flatMap((p) => Object.keys(p)))].sort();
-  const wasmVocab = wasmHashed ? wasmHashed.cases.find((c) => c.case.startsWith("hashed/"))?.case.split("/")[2] : null;
+  const columns = WASM_COLUMNS.filter((c) => c.places.some((p) => Object.values(wasm).some((w) => w[p] != null)));
+  const machine = (m) => `${m?.cpu ?? "see the file"}, ${m?.cores ?? "?"} cores`;
+  const wasmVocab = wasmHashed?.cases.find((c) => c.case.startsWith("hashed/"))?.case.split("/")[2];
   const lines = [
-    `From \`hashed\` in [results.json](results.json) (${section.machine?.cpu ?? "see the file"}, ${section.date.slice(0, 10)}, ` +
+    `From \`hashed\` in [results.json](results.json) (${machine(section.machine)}, ${section.date.slice(0, 10)}; ` +
       `threads ${threads.join(" / ")} in each cell)` +
-      (wasmHashed ? ` and [wasm-hashed.json](wasm-hashed.json) (${wasmHashed.date.slice(0, 10)}, ${wasmVocab}, medians of ${wasmHashed.rounds} rounds)` : "") +
-      ": each sampler's time over the fused seeded f32 race's (Philox) on the same number of tokens.",
+      (wasmHashed
+        ? ` and [wasm-hashed.json](wasm-hashed.json) (${machine(wasmHashed.machine)}, ${wasmHashed.date.slice(0, 10)}; ` +
+          `${wasmVocab.replace("V", "V ")}, medians of ${wasmHashed.rounds} rounds' ratios)`
+        : "") +
+      ": each sampler's time over the fused seeded f32 race's (Philox) on the same tokens.",
     "",
-    row(["sampler", ...vocabs.map((v) => `V ${v}`), ...places.map((p) => `wasm ${p}`)]),
-    row(["---", ...vocabs.map(() => "---"), ...places.map(() => "---")]),
+    row(["sampler", ...vocabs.map((v) => `V ${v}`), ...columns.map((c) => c.label)]),
+    row(["---", ...vocabs.map(() => "---"), ...columns.map(() => "---")]),
   ];
   let worst = 0;
+  const cell = (r) => {
+    if (r != null) worst = Math.max(worst, r);
+    return r == null ? "-" : ratio(r);
+  };
   for (const name of recipes) {
-    const cells = vocabs.map((v) =>
-      threads
-        .map((t) => {
-          const f = groups.find((c) => c.vocab === v && c.threads === t)?.functions[name];
-          if (f) worst = Math.max(worst, f.ratio_to_floor);
-          return f ? ratio(f.ratio_to_floor) : "-";
-        })
-        .join(" / "),
+    const native = vocabs.map((v) =>
+      threads.map((t) => cell(groups.find((c) => c.vocab === v && c.threads === t)?.functions[name]?.ratio_to_floor)).join(" / "),
     );
-    const recipe = name.replace(/^seeded-/, "");
-    const w = places.map((p) => {
-      const r = wasm[recipe]?.[p];
-      if (r != null) worst = Math.max(worst, r);
-      return r == null ? "-" : ratio(r);
+    const w = wasm[name.replace(/^seeded-/, "")] ?? {};
+    const inWasm = columns.map((c) => {
+      const [a, b] = c.places.map((p) => cell(w[p]));
+      return b === undefined ? a : c.paren ? `${a} (${b})` : `${a} / ${b}`;
     });
-    lines.push(row([`\`${recipe}\``, ...cells, ...w]));
+    lines.push(row([`\`${name.replace(/^seeded-/, "")}\``, ...native, ...inWasm]));
   }
   lines.push("", `Target: each at most 1.5 of the seeded race per token, natively and in wasm, on every pool: ${worst <= 1.5 ? "met" : "not met"} (largest ${ratio(worst)}).`);
   return lines.join("\n");
