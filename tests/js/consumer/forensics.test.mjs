@@ -10,7 +10,7 @@ const camel = (k) => k.replace(/_([a-z])/g, (_, c) => c.toUpperCase());
 const CALLS = { compare: ex.compare, noise: ex.noise, dead_zone: ex.deadZone, overflow: ex.overflow, sample: ex.sample };
 
 test("each typed call equals run() on the example scenario", () => {
-  for (const file of ["compare-cast", "compare-models", "noise-mrv2", "noise-torch-cpu", "dead-zone", "overflow", "sample-vllm-cpu", "sample-vllm-0.33"]) {
+  for (const file of ["compare-cast", "compare-models", "noise-mrv2", "noise-torch-cpu", "dead-zone", "overflow", "sample-vllm-cpu", "sample-vllm-0.33", "noise-jax", "sample-jax"]) {
     const scenario = JSON.parse(readFileSync(`${dir}/${file}.json`, "utf8"));
     const options = Object.fromEntries(
       Object.entries(scenario).filter(([k]) => k !== "exporace" && k !== "op").map(([k, v]) => [camel(k), v]),
@@ -122,6 +122,24 @@ test("deadZoneOf on a Float32Array equals run()'s dead_zone result, at either pr
   held.view().set(w);
   assert.deepEqual(ex.deadZoneOf("torch-cuda-f32", held), ex.deadZoneOf("torch-cuda-f32", w));
   held.free();
+});
+
+test("sample replays JAX's and MLX's categorical, each row in its place", () => {
+  // key(3) on the (2, 5) logits [[0.5, 2, -inf, 1, 3], [1, 1.5, 0.25, 2, -1]]: JAX 0.11.2's CPU
+  // picks [1, 0] ([4, 1] with mode="high"), MLX 0.32.4's Linux CPU picks [4, 2].
+  const logits = [[0.5, 2, "-inf", 1, 3], [1, 1.5, 0.25, 2, -1]];
+  for (const [model, want] of [["jax-0.11-cpu", [1, 0]], ["jax-0.11-cpu-high", [4, 1]], ["mlx-0.32-cpu", [4, 2]]]) {
+    const got = logits.map((row, r) => ex.sample({ model, logits: row, seed: 3, rows: 2, row: r }).result.token);
+    assert.deepEqual(got, want, model);
+  }
+  assert.throws(
+    () => ex.sample({ model: "jax-0.11-gpu", logits: [0], seed: 3, rows: 1, row: 1 }),
+    (e) => e.code === "BAD_ARGUMENT" && /row/.test(e.message),
+  );
+  assert.throws(
+    () => ex.noise({ model: "mlx-0.32-cpu", address: "keyed", count: 1, seed: 3 }),
+    (e) => e.code === "SCENARIO" && /size/.test(e.message),
+  );
 });
 
 test("sample refuses the fields its engine does not read, and keeps working", () => {
