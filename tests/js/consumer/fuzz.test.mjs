@@ -23,7 +23,7 @@ const FUNCTIONS = [
   "raceMul", "raceDiv", "raceSeeded", "recoverTokens", "rejectionSample", "fillInvQ", "fillQ",
   "fillUniform", "randint", "randint4x", "rand", "transformUniform", "residualWeights", "readNpy",
   "readSafetensors", "readNpyTensor", "writeNpy", "writeSafetensors", "winProbabilities", "deadZoneOf", "deadZoneOfGroups", "weightGroups", "compareOf",
-  "runExperiment", "inspectFloat", "weightsFromLogits", "run",
+  "runExperiment", "inspectFloat", "weightsFromLogits", "run", "sampleHashed",
 ];
 const SLOW = ["runExperiment", "winProbabilities"];
 const MODELS = ["ideal", "torch-cuda-f32", "triton-flipped", "u64-f64-classic", "nope"];
@@ -105,6 +105,13 @@ function wellFormed(r, name) {
     case "writeNpy": return [{ data: probs() }];
     case "writeSafetensors": return [[{ name: "p", data: probs() }]];
     case "run": return [{ exporace: 1, op: "race", precision: pick(["f32", "f64"]), seed: seed(), weights: Array.from(probs()) }];
+    case "sampleHashed": {
+      const model = pick(["vllm-0.33-f32", "vllm-0.33-f64", "sglang-0.5", "vllm-cpu-0.32"]);
+      const logits = Float32Array.from({ length: n }, () => -10 * r());
+      if (model === "sglang-0.5") return [model, Float64Array.from(logits), seed(), { pos: pick([0, 3n]) }];
+      if (model === "vllm-cpu-0.32") return [model, logits, seed()];
+      return [model, logits, seed(), { pos: pick([0, 3n]), temperature: pick([0, 0.7, 1]), draft: r() < 0.5 }];
+    }
     default: return [value(r), value(r)];
   }
 }
@@ -252,6 +259,7 @@ const GOOD = {
   noise: () => [{ model: "ideal", count: 2, start: 1, address: "exporace", row: 0, seed: "5" }],
   deadZone: () => [{ weights: [1, 1e-9], model: "torch-cuda-f32" }],
   sample: () => [{ model: "vllm-0.33-f32", logits: [0.5, 2, 1], seed: "5", pos: 3, temperature: 0.7, draft: true }],
+  sampleHashed: () => ["vllm-0.33-f32", f32(0.5, 2, 1), 5n, { pos: 3n, temperature: 0.7, draft: true }],
   overflow: () => [{ weights: [1, 0.5], noise: [1, "inf"], form: "div", precision: "f64" }],
   models: () => [],
   run: () => [{ exporace: 1, op: "race", precision: "f32", nan_policy: "reject", seed: 1n, weights: [0.5, 0.25] }],
