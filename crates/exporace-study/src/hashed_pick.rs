@@ -75,24 +75,32 @@ impl Bounds {
     }
 
     /// vLLM 0.33 fp32: by the hash.
+    ///
+    /// No example: [`Bounds`] shows one.
     pub fn vllm32() -> Self {
         let g = |h: u64| VllmMurmur32.transform(h).value as f64;
         Bounds::new(32, |lo, hi| (g(lo), g(hi)))
     }
 
     /// vLLM 0.33 fp64: by the second hash, the uniform's top 32 bits.
+    ///
+    /// No example: [`Bounds`] shows one.
     pub fn vllm64() -> Self {
         let g = |r53: u64| VllmMurmur64.transform(r53).value;
         Bounds::new(32, |lo, hi| (g(lo << 21), g((hi << 21) | ((1 << 21) - 1))))
     }
 
     /// SGLang: by the hash.
+    ///
+    /// No example: [`Bounds`] shows one.
     pub fn sglang() -> Self {
         let g = |h: u64| SglangMurmur.transform(h).value;
         Bounds::new(32, |lo, hi| (g(lo), g(hi)))
     }
 
     /// vLLM's CPU kernel: by the 53 bits.
+    ///
+    /// No example: [`Bounds`] shows one.
     pub fn vllm_cpu() -> Self {
         let g = |bits: u64| VllmCpuSplitMix.transform(bits).value;
         Bounds::new(53, |lo, hi| (g(lo), g(hi)))

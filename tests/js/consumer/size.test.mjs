@@ -7,12 +7,14 @@
 //
 // Set 2026-12-06 from a build of scripts/build-pkg.sh (web, node and threads;
 // the `wasm` profile): 1,975,826 bytes packed, 10,017,782 unpacked (the
-// single-threaded wasm 4,623,216 bytes, the threaded 5,033,740).
+// single-threaded wasm 4,623,216 bytes, the threaded 5,033,740). Raised the
+// same day for the JAX, MLX and fused hashed-race recipes, from 2,250,921
+// bytes packed and 11.85 MB unpacked (f7ee323), plus 5%.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-export const BUDGET_PACKED_BYTES = 2_075_000;
-export const BUDGET_UNPACKED_BYTES = 10_520_000;
+export const BUDGET_PACKED_BYTES = 2_365_000;
+export const BUDGET_UNPACKED_BYTES = 12_450_000;
 
 const { measure } = await import(`${process.env.EXPORACE_ROOT}/scripts/package-size.mjs`);
 const size = measure(process.env.EXPORACE_TARBALL);
