@@ -14,6 +14,9 @@
 //!
 //! The same bits come out on every target: the fused operations are the
 //! `libm` crate's correctly rounded `fmaf`, the rest are IEEE f32 operations.
+//! Both equal jaxlib's on every float32 of [0.5, 2) (`log`) and of
+//! (-1, -0.25] (`log1p`), 2^24 each (`tests/xla_cpu_sweep.rs`). A CPU
+//! without FMA would round each fused product on its own, and differ.
 
 /// The constant whose bits are `b`.
 const fn c(b: u32) -> f32 {
