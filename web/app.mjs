@@ -6,6 +6,7 @@ import { $ } from "./dom.mjs";
 import { onChange, update, withPreset } from "./state.mjs";
 import { startThreads } from "./threads.mjs";
 import { nextTask } from "./tasks.mjs";
+import { warmCharts } from "./chart.mjs";
 import * as guide from "./views/guide.mjs";
 import * as weights from "./views/weights.mjs";
 import * as noise from "./views/noise.mjs";
@@ -79,6 +80,8 @@ onChange((how) => (how.soon ? redrawSoon() : redraw(how)));
 /** Starts the core, wires the views and draws the first state, each step in a task of its own. */
 async function main() {
   await start();
+  await nextTask();
+  warmCharts();
   await nextTask();
   for (const view of [guide, weights, noise, race, experiment, speculative, performance_, share]) view.wire();
   await nextTask();

@@ -9,6 +9,7 @@ import { drawWeights } from "../chart.mjs";
 import { state, update, withPreset, withWeights } from "../state.mjs";
 import { describeChart } from "../described.mjs";
 import { deadZoneOf } from "../grouped.mjs";
+import { nextTask } from "../tasks.mjs";
 
 /** Which presets show which parameter field. */
 const FIELDS = { tails: ["many-tail"], gap: ["many-tail"], vocab: ["uniform", "zipf"], zipf: ["zipf"] };
@@ -113,10 +114,14 @@ export function render({ sync = false } = {}) {
   if (!sync && weights === drawnFor[0] && models[0] === drawnFor[1]) return;
   drawnFor = [weights, models[0]];
   const dead = deadZoneOf(models[0], weights);
-  drawWeights($("prob-chart"), weights, { threshold: dead.count ? dead.threshold : null });
   const summary = `${weights.length} tokens; pipeline A kills ${dead.count} of them (mass ${fmt(dead.mass)}).`;
   $("prob-summary").textContent = summary;
-  describeChart("prob-chart", summary, ["token", "weight"], weightRows(weights));
+  // The chart of a quarter of a million weights in a task of its own.
+  return nextTask().then(() => {
+    if (state.weights !== weights) return;
+    drawWeights($("prob-chart"), weights, { threshold: dead.count ? dead.threshold : null });
+    describeChart("prob-chart", summary, ["token", "weight"], weightRows(weights));
+  });
 }
 
 /** The weights and pipeline A the chart was last drawn for. */

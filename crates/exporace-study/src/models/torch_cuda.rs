@@ -1,6 +1,7 @@
 //! torch CUDA `exponential_` (fp32 and fp64) and torch CPU compiled (inductor).
 
 use alloc::boxed::Box;
+#[cfg(not(feature = "std"))]
 use alloc::sync::Arc;
 use alloc::vec::Vec;
 
@@ -11,40 +12,99 @@ use exporace::philox::triton_scale;
 /// Entries in torch CUDA's fast-log table: E_k for k = 1 .. 2^20.
 pub const FASTLOG_LEN: usize = 1 << 20;
 
-/// The measured table (see `torch_cuda_f32_fastlog.md`), delta-encoded bits,
-/// zlib-compressed by `scripts/pack-fastlog.py`.
-const FASTLOG_PACKED: &[u8] = include_bytes!("../../data/torch_cuda_f32_fastlog.delta.zlib");
+/// Entries in one block of the packed table, which unpacks on its own.
+const FASTLOG_BLOCK: usize = 1 << 14;
+
+/// The measured table (see `torch_cuda_f32_fastlog.md`) in blocks of
+/// [`FASTLOG_BLOCK`] entries, packed by `scripts/pack-fastlog.py`: a block
+/// count, each block's length, then each block's bits delta-encoded and
+/// zlib-compressed.
+const FASTLOG_PACKED: &[u8] = include_bytes!("../../data/torch_cuda_f32_fastlog.blocks.zlib");
+
+/// Little-endian u32 at byte `at` of the packed table (0 past its end).
+fn packed_u32(at: usize) -> u32 {
+    FASTLOG_PACKED
+        .get(at..at + 4)
+        .map_or(0, |b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+}
+
+/// Block `b` of the table (entries `b * FASTLOG_BLOCK ..`), unpacked.
+fn fastlog_block(b: usize) -> Box<[f32]> {
+    // The embedded data is fixed and checked by the tests; a failure here is
+    // impossible short of a corrupted build, and yields an empty block, which
+    // makes the model fall back to libm's logf there.
+    let count = packed_u32(0) as usize;
+    if b >= count {
+        return Box::default();
+    }
+    let start = 4
+        + 4 * count
+        + (0..b)
+            .map(|k| packed_u32(4 + 4 * k) as usize)
+            .sum::<usize>();
+    let end = start + packed_u32(4 + 4 * b) as usize;
+    let bytes = FASTLOG_PACKED
+        .get(start..end)
+        .and_then(|z| miniz_oxide::inflate::decompress_to_vec_zlib(z).ok())
+        .unwrap_or_default();
+    let mut bits = 0u32;
+    bytes
+        .chunks_exact(4)
+        .map(|c| {
+            bits = bits.wrapping_add(i32::from_le_bytes([c[0], c[1], c[2], c[3]]) as u32);
+            f32::from_bits(bits)
+        })
+        .collect()
+}
 
 /// torch CUDA's fp32 fast log near 1: entry `k - 1` is
 /// `E_k = -__logf(1 - k * 2^-24)` as computed on an H200 with CUDA's `__logf`,
-/// for k = 1 .. 2^20 (E up to about 0.0645). Decompressed on each call
-/// (a few milliseconds); the models share one copy.
+/// for k = 1 .. 2^20 (E up to about 0.0645). Unpacked on each call (a few
+/// milliseconds); the models unpack each block once, when a draw first needs it.
 pub fn fastlog_table() -> Box<[f32]> {
-    // The embedded data is fixed and checked by the tests; a failure here is
-    // impossible short of a corrupted build, and yields an empty table, which
-    // makes the model fall back to libm's logf.
-    let bytes = miniz_oxide::inflate::decompress_to_vec_zlib(FASTLOG_PACKED).unwrap_or_default();
-    let mut bits = 0u32;
     let mut out = Vec::with_capacity(FASTLOG_LEN);
-    for chunk in bytes.chunks_exact(4) {
-        let delta = i32::from_le_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]);
-        bits = bits.wrapping_add(delta as u32);
-        out.push(f32::from_bits(bits));
+    for b in 0..FASTLOG_LEN / FASTLOG_BLOCK {
+        out.extend_from_slice(&fastlog_block(b));
     }
     out.into_boxed_slice()
 }
 
-/// The fast-log table the fp32 models share: decompressed once per process
-/// with `std`, once per model without it.
-fn shared_fastlog_table() -> Arc<[f32]> {
-    #[cfg(feature = "std")]
-    {
-        static TABLE: std::sync::OnceLock<Arc<[f32]>> = std::sync::OnceLock::new();
-        TABLE.get_or_init(|| Arc::from(fastlog_table())).clone()
-    }
+/// The fast-log table the fp32 models share. With `std` each block is
+/// unpacked on its first lookup, once per process, so a model asked its facts
+/// or its extremes costs a block at most; without `std` each model unpacks
+/// its own copy when it is made.
+#[derive(Clone, Debug, Default)]
+struct FastLog {
     #[cfg(not(feature = "std"))]
-    {
-        Arc::from(fastlog_table())
+    table: Arc<[f32]>,
+}
+
+impl FastLog {
+    /// The table's handle for the fp32 model.
+    fn new() -> Self {
+        FastLog {
+            #[cfg(not(feature = "std"))]
+            table: Arc::from(fastlog_table()),
+        }
+    }
+
+    /// Entry `i` of the table (`E_{i+1}`), or `None` past its end.
+    fn get(&self, i: usize) -> Option<f32> {
+        #[cfg(feature = "std")]
+        {
+            static BLOCKS: [std::sync::OnceLock<Box<[f32]>>; FASTLOG_LEN / FASTLOG_BLOCK] =
+                [const { std::sync::OnceLock::new() }; FASTLOG_LEN / FASTLOG_BLOCK];
+            let b = i / FASTLOG_BLOCK;
+            BLOCKS
+                .get(b)?
+                .get_or_init(|| fastlog_block(b))
+                .get(i % FASTLOG_BLOCK)
+                .copied()
+        }
+        #[cfg(not(feature = "std"))]
+        {
+            self.table.get(i).copied()
+        }
     }
 }
 
@@ -73,7 +133,7 @@ pub fn curand_uniform_double(raw53: u64) -> f64 {
 /// Its facts: the [catalogue table](crate::models#catalogue).
 #[derive(Clone, Debug)]
 pub struct TorchCuda<T> {
-    table: Arc<[f32]>,
+    table: FastLog,
     _float: core::marker::PhantomData<T>,
 }
 
@@ -81,7 +141,7 @@ impl TorchCuda<f32> {
     /// The fp32 model (with the shared fast-log table).
     pub fn new() -> Self {
         TorchCuda {
-            table: shared_fastlog_table(),
+            table: FastLog::new(),
             _float: core::marker::PhantomData,
         }
     }
@@ -97,7 +157,7 @@ impl TorchCuda<f64> {
     /// The fp64 model.
     pub fn new() -> Self {
         TorchCuda {
-            table: Arc::from([]),
+            table: FastLog::default(),
             _float: core::marker::PhantomData,
         }
     }
@@ -149,8 +209,8 @@ impl NoiseModel for TorchCuda<f32> {
         } else {
             // u is on the grid 1 - k 2^-24 for u >= 1/2: k is exact.
             let k = ((1.0 - u as f64) * pow2(24)) as usize;
-            let e = match self.table.get(k.wrapping_sub(1)) {
-                Some(&e) if u >= 0.5 => e,
+            let e = match (u >= 0.5).then(|| self.table.get(k.wrapping_sub(1))) {
+                Some(Some(e)) => e,
                 _ => -libm::logf(u),
             };
             (e, Branch::Normal)
