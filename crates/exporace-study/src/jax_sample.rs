@@ -78,6 +78,33 @@ pub(crate) fn argmax_nan_first(values: impl Iterator<Item = f32>) -> usize {
     best.map_or(0, |(i, _)| i)
 }
 
+/// The row's Gumbel noise by token, after [`KeyedRow::place`]'s checks (in
+/// `mode="high"`, `high`, a call of `n` elements must also keep `2 n`
+/// below 2^64).
+pub(crate) fn jax_noise<'a>(
+    row: &'a KeyedRow<'_>,
+    backend: XlaBackend,
+    high: bool,
+) -> Result<impl Fn(usize) -> f32 + 'a> {
+    let (first, size) = row.place()?;
+    if high && size > u64::MAX / 2 {
+        return Err(Error::TooLarge {
+            what: "rows times the vocabulary size (mode high draws twice as many words)",
+            size,
+            limit: u64::MAX / 2,
+        });
+    }
+    Ok(move |t: usize| {
+        let index = first + t as u64;
+        let d = if high {
+            JaxHigh { backend }.draw_keyed(row.seed, size, index)
+        } else {
+            Jax { backend }.draw_keyed(row.seed, size, index)
+        };
+        d.expect("JAX's models draw keyed noise").value
+    })
+}
+
 /// The id `jax.random.categorical(jax.random.key(seed), logits)` picks for
 /// `row`, with `mode="low"` (the default) or `mode="high"`, on the CPU or an
 /// NVIDIA GPU: `argmax(logits + gumbel)` in float32. In `mode="high"` a
@@ -95,23 +122,7 @@ pub(crate) fn argmax_nan_first(values: impl Iterator<Item = f32>) -> usize {
 /// # Ok::<(), exporace::Error>(())
 /// ```
 pub fn jax_categorical(row: &KeyedRow<'_>, backend: XlaBackend, high: bool) -> Result<usize> {
-    let (first, size) = row.place()?;
-    if high && size > u64::MAX / 2 {
-        return Err(Error::TooLarge {
-            what: "rows times the vocabulary size (mode high draws twice as many words)",
-            size,
-            limit: u64::MAX / 2,
-        });
-    }
-    let noise = |t: usize| {
-        let index = first + t as u64;
-        let d = if high {
-            JaxHigh { backend }.draw_keyed(row.seed, size, index)
-        } else {
-            Jax { backend }.draw_keyed(row.seed, size, index)
-        };
-        d.expect("JAX's models draw keyed noise").value
-    };
+    let noise = jax_noise(row, backend, high)?;
     Ok(argmax_nan_first(
         row.logits.iter().enumerate().map(|(t, &l)| l + noise(t)),
     ))

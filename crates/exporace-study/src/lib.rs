@@ -10,8 +10,8 @@
 //! - [`forensics`]: same-bits flip reports, overflow anatomy, dead zones;
 //! - [`hashed_sample`], [`hashed_pick`]: the samplers of the engines that
 //!   hash their noise addresses, and their runner-ups and margins;
-//! - [`jax_sample`], [`mlx_sample`]: JAX's and MLX's `categorical`, replayed
-//!   id for id;
+//! - [`jax_sample`], [`mlx_sample`], [`keyed_pick`]: JAX's and MLX's
+//!   `categorical`, replayed id for id, and their runner-ups and margins;
 //! - [`torch_replay`]: PyTorch's CPU generator, replayed bit for bit;
 //! - [`libdevice`]: the GPU log functions Triton inlines, bit-exact;
 //! - [`xla_cpu`], [`glibc_logf`]: the CPU log functions of JAX (XLA's own)
@@ -43,6 +43,7 @@ mod hashed_noise;
 pub mod hashed_pick;
 pub mod hashed_sample;
 pub mod jax_sample;
+pub mod keyed_pick;
 pub mod libdevice;
 pub mod mlx_sample;
 pub mod models;

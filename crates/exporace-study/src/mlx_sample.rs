@@ -14,6 +14,17 @@ use crate::jax_sample::{KeyedRow, argmax_nan_first};
 use crate::models::{MlxCpu, NoiseModel};
 use exporace::Result;
 
+/// The row's Gumbel noise by token, after [`KeyedRow::place`]'s checks.
+pub(crate) fn mlx_noise<'a>(row: &'a KeyedRow<'_>) -> Result<impl Fn(usize) -> f32 + 'a> {
+    let (first, size) = row.place()?;
+    Ok(move |t: usize| {
+        MlxCpu
+            .draw_keyed(row.seed, size, first + t as u64)
+            .expect("MLX's model draws keyed noise")
+            .value
+    })
+}
+
 /// The id `mx.random.categorical(logits, key=mx.random.key(seed))` picks
 /// for `row` on a Linux CPU: `argmax(gumbel + logits)` in float32.
 ///
@@ -27,13 +38,7 @@ use exporace::Result;
 /// # Ok::<(), exporace::Error>(())
 /// ```
 pub fn mlx_categorical(row: &KeyedRow<'_>) -> Result<usize> {
-    let (first, size) = row.place()?;
-    let noise = |t: usize| {
-        MlxCpu
-            .draw_keyed(row.seed, size, first + t as u64)
-            .expect("MLX's model draws keyed noise")
-            .value
-    };
+    let noise = mlx_noise(row)?;
     Ok(argmax_nan_first(
         row.logits.iter().enumerate().map(|(t, &l)| noise(t) + l),
     ))
