@@ -35,16 +35,16 @@ const leadModels = () => (state.lead === "engines" ? ENGINES.map((e) => e.model)
 const curveModels = () => [...new Set(["ideal", ...leadModels()])];
 
 /**
- * Which noise is which, from the catalogue's facts: each fp32 engine's largest
- * finite G and the weight below which a tail never wins against the head (the
- * core's dead zone).
+ * Which noise is which, from the catalogue's facts: each fp32 engine's
+ * versions, its largest finite G and the weight below which a tail never wins
+ * against the head (the core's dead zone).
  */
 function showVersions() {
-  const fact = (model, key, text) => `<span class="fact" data-model="${esc(model)}" data-fact="${key}" data-value="${modelFacts(model)[key]}">${text}</span>`;
+  const fact = (model, key, text) => `<span class="fact" data-model="${esc(model)}" data-fact="${key}" data-value="${esc(String(modelFacts(model)[key]))}">${text}</span>`;
   $("lead-versions").innerHTML = "Which noise is which: " + ENGINES.filter((e) => e.noise).map(({ model, engine: name, noise }) => {
     const f = modelFacts(model);
     const { threshold } = ask({ op: "dead_zone", model, weights: [1, 0] }).result;
-    return `<strong>${esc(name)}</strong> (<code>${esc(model)}</code>) draws ${esc(noise)}; its largest G is ` +
+    return `<strong>${esc(name)}</strong> (<code>${esc(model)}</code>, versions ${fact(model, "versions", esc(f.versions))}) draws ${esc(noise)}; its largest G is ` +
       `${fact(model, "maxFiniteGumbel", f.maxFiniteGumbel.toFixed(2))}, so no tail under ${fmt(threshold)} of the head's weight wins.`;
   }).join(" ") + " The larger a noise's largest G, the farther right its curve reaches 0.";
 }

@@ -8,6 +8,8 @@ import { seedOf, state, update } from "../state.mjs";
 
 function showModels() {
   const rows = [
+    ["engine", (m) => m.engine],
+    ["versions", (m) => m.versions],
     ["lattice", (m) => m.lattice],
     ["transform", (m) => m.transform],
     ["clamp", (m) => m.clamp],
@@ -15,6 +17,7 @@ function showModels() {
     ["largest finite Gumbel", (m) => fmt(m.maxFiniteGumbel)],
     ["P(E = 0)", (m) => fmt(m.pZero)],
     ["P(E = inf)", (m) => fmt(m.pInfinite)],
+    ["tie rule", (m) => m.tieRule],
     ["source", (m) => m.source],
   ];
   const ms = state.models.map(modelFacts);

@@ -3,7 +3,8 @@
 use exporace_study::models::CATALOGUE;
 
 /// The catalogue as aligned text: one line of figures per model, then each
-/// model's lattice, transform, clamp and source.
+/// model's engine, versions, lattice, transform, clamp, tie rule, source and
+/// stream.
 pub fn table() -> Result<String, String> {
     let mut out = format!(
         "{:<20} {:<5} {:<12} {:>24} {:>18} {:>11} {:>11}\n",
@@ -23,8 +24,16 @@ pub fn table() -> Result<String, String> {
             f.p_infinite
         );
         details += &format!(
-            "\n{}\n  lattice:   {}\n  transform: {}\n  clamp:     {}\n  source:    {}\n  stream:    {}\n",
-            f.name, f.lattice, f.transform, f.clamp, f.source, f.stream
+            "\n{}\n  engine:    {}\n  versions:  {}\n  lattice:   {}\n  transform: {}\n  clamp:     {}\n  tie rule:  {}\n  source:    {}\n  stream:    {}\n",
+            f.name,
+            f.engine,
+            f.versions,
+            f.lattice,
+            f.transform,
+            f.clamp,
+            f.tie_rule,
+            f.source,
+            f.stream
         );
     }
     Ok(out + &details)

@@ -237,12 +237,23 @@ fn models_lists_the_catalogue() {
             "mlx-0.32-cpu",
         ]
     );
+    // Every model says its engine, versions and tie rule.
+    for m in v["result"]["models"].as_array().unwrap() {
+        for key in ["engine", "versions", "tie_rule"] {
+            assert!(!m[key].as_str().unwrap().is_empty(), "{key} of {m}");
+        }
+    }
     let (ok, out, _) = exporace(&["models"], None);
     assert!(ok);
     assert!(
         out.contains("torch-cuda-f32       f32   exponential      5.960464477539063e-8"),
         "{out}"
     );
+    assert!(
+        out.contains("\nsglang-0.5\n  engine:    SGLang") && out.contains("  versions:  0.5.23\n"),
+        "{out}"
+    );
+    assert!(out.contains("  tie rule:  first maximum"), "{out}");
 }
 
 #[test]

@@ -23,7 +23,8 @@ def test_the_catalogue_lists_every_model_with_its_facts():
     facts = exporace.models()
     assert len(facts) == len(MODELS) >= 13
     for m in facts:
-        for key in ("name", "precision", "kind", "lattice", "transform", "clamp", "source", "stream"):
+        for key in ("name", "engine", "versions", "precision", "kind", "lattice", "transform",
+                    "clamp", "tie_rule", "source", "stream"):
             assert isinstance(m[key], str) and m[key], (m["name"], key)
 
 

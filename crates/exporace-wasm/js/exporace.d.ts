@@ -718,6 +718,10 @@ export type ReportNumber = number | "inf" | "-inf" | "nan";
 /** A catalogue model's documented facts, in a {@link Report}. */
 export interface ReportModelFacts {
   name: string;
+  /** The engine whose sampling the model replays (and its backend where it matters). */
+  engine: string;
+  /** The engine's versions the model covers, e.g. `"0.31–0.34"`. */
+  versions: string;
   precision: "f32" | "f64";
   kind: "exponential" | "gumbel";
   lattice: string;
@@ -727,6 +731,8 @@ export interface ReportModelFacts {
   maxFiniteGumbel: number;
   pZero: number;
   pInfinite: number;
+  /** How the engine's argmax breaks ties between equal scores. */
+  tieRule: string;
   source: string;
   stream: string;
 }

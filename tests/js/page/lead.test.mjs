@@ -64,15 +64,17 @@ test("the lead figure offers vllm-0.33-f32 beside triton-flipped and torch-cuda-
   // The story says which version is which, its numbers read from the catalogue's facts.
   const story = await text(page, "#lead-versions");
   const words = {
-    "torch-cuda-f32": "torch CUDA (torch-cuda-f32) draws fp32 exponential noise (curand)",
-    "triton-flipped": "vLLM 0.30 (triton-flipped) draws fp32 Gumbel noise from Triton's tl.rand (Philox)",
-    "vllm-0.33-f32": "vLLM 0.31–0.34 (vllm-0.33-f32) draws fp32 Gumbel noise from a Murmur3 hash (Model Runner V2)",
+    "torch-cuda-f32": "torch CUDA (torch-cuda-f32, versions 2.11) draws fp32 exponential noise (curand)",
+    "triton-flipped": "vLLM 0.30 (triton-flipped, versions ≤0.30, fp32 default from #45996) draws fp32 Gumbel noise from Triton's tl.rand (Philox)",
+    "vllm-0.33-f32": "vLLM 0.31–0.34 (vllm-0.33-f32, versions 0.31–0.34) draws fp32 Gumbel noise from a Murmur3 hash (Model Runner V2)",
   };
   for (const model of ENGINES) {
     const f = facts[model];
     const g = page.locator(`#lead-versions [data-model="${model}"][data-fact="maxFiniteGumbel"]`);
     assert.equal(Number(await g.getAttribute("data-value")), f.maxFiniteGumbel, `${model}: largest G`);
     assert.equal(await g.innerText(), f.maxFiniteGumbel.toFixed(2), `${model}: largest G as printed`);
+    const v = page.locator(`#lead-versions [data-model="${model}"][data-fact="versions"]`);
+    assert.equal(await v.getAttribute("data-value"), f.versions, `${model}: versions`);
     const { threshold } = core.run({ exporace: 1, op: "dead_zone", model, weights: [1, 0] }).result;
     assert.ok(
       story.includes(`${words[model]}; its largest G is ${f.maxFiniteGumbel.toFixed(2)}, so no tail under ${fmt(threshold)} of the head's weight wins.`),

@@ -97,13 +97,15 @@ def _op(op: str, body: dict[str, Any], **header: Any) -> Any:
 
 
 def models() -> list[dict[str, Any]]:
-    """The noise catalogue: each model's facts (name, precision, kind,
-    lattice, transform, clamp, smallest E, largest Gumbel value, source,
-    stream), as plain Python data.
+    """The noise catalogue: each model's facts (name, engine, versions,
+    precision, kind, lattice, transform, clamp, smallest E, largest Gumbel
+    value, tie rule, source, stream), as plain Python data.
 
     >>> names = [m["name"] for m in exporace.models()]
     >>> "vllm-0.33-f32" in names and "torch-cpu" in names
     True
+    >>> [m["versions"] for m in exporace.models() if m["name"] == "sglang-0.5"]
+    ['0.5.23']
     """
     return json.loads(_core.models_json())["result"]["models"]
 

@@ -19,6 +19,8 @@ impl<T: NoiseFloat> NoiseModel for Ideal<T> {
     fn facts(&self) -> ModelFacts {
         ModelFacts {
             name: "ideal",
+            engine: "exporace",
+            versions: "reference race (no engine)",
             precision: T::PRECISION,
             kind: NoiseKind::Exponential,
             lattice: "u = k * 2^-53, k in [0, 2^53): (w0 << 32 | w1) >> 11",
@@ -28,6 +30,7 @@ impl<T: NoiseFloat> NoiseModel for Ideal<T> {
             max_finite_gumbel: 36.7368005696771,
             p_zero: 1.1102230246251565e-16,
             p_infinite: 0.0,
+            tie_rule: "first maximum: ties go to the smallest index",
             source: "exporace reference (torch CPU eager transform on Philox)",
             stream: "exporace Philox (seed, row, token)",
         }

@@ -155,15 +155,17 @@ impl NoiseModel for Jax {
     type Float = f32;
 
     fn facts(&self) -> ModelFacts {
-        let (name, transform, min_e, max_g) = match self.backend {
+        let (name, engine, transform, min_e, max_g) = match self.backend {
             XlaBackend::Cpu => (
                 "jax-0.11-cpu",
+                "JAX (XLA CPU)",
                 "G = -log(-log u) in f32 with XLA's CPU log (Cephes' polynomial as Eigen's plog_float, products fused)",
                 1.192_092_895_507_812_5e-7,
                 15.942_384_719_848_633,
             ),
             XlaBackend::Gpu => (
                 "jax-0.11-gpu",
+                "JAX (XLA GPU)",
                 "G = -log(-log u) in f32 with XLA's GPU log (__nv_logf)",
                 1.192_093_037_616_359_7e-7,
                 15.942_384_719_848_633,
@@ -171,6 +173,8 @@ impl NoiseModel for Jax {
         };
         ModelFacts {
             name,
+            engine,
+            versions: "0.11.2",
             precision: Precision::F32,
             kind: NoiseKind::Gumbel,
             lattice: "u = max(k 2^-23 + tiny, tiny) in f32, k = w >> 9, w = x0 ^ x1 of threefry2x32(key(seed), (i >> 32, i)) for flat element i",
@@ -180,8 +184,9 @@ impl NoiseModel for Jax {
             max_finite_gumbel: max_g,
             p_zero: 0.0,
             p_infinite: 0.0,
+            tie_rule: "first maximum (jnp.argmax; the first NaN wins)",
             source: "JAX 0.11.2, jax/_src/random/core.py _gumbel (mode low), _uniform; threefry2x32.py _threefry_random_bits_partitionable",
-            stream: "Threefry-2x32: exact replay keyed by jax.random.key(seed) (draw_keyed: flat element of the request); categorical ties: first maximum",
+            stream: "Threefry-2x32: exact replay keyed by jax.random.key(seed) (draw_keyed: flat element of the request)",
         }
     }
 
@@ -244,20 +249,24 @@ impl NoiseModel for JaxHigh {
     type Float = f32;
 
     fn facts(&self) -> ModelFacts {
-        let (name, transform, max_g) = match self.backend {
+        let (name, engine, transform, max_g) = match self.backend {
             XlaBackend::Cpu => (
                 "jax-0.11-cpu-high",
+                "JAX (XLA CPU)",
                 "G = -log(-log1p(-x)) in f32 with XLA's CPU log1p (Cephes' rational function below sqrt(2) - 1, else log(1 + x)) and log",
                 32.577_919_006_347_656,
             ),
             XlaBackend::Gpu => (
                 "jax-0.11-gpu-high",
+                "JAX (XLA GPU)",
                 "G = -log(-log1p(-x)) in f32 with XLA's GPU log1p and log (__nv_log1pf, __nv_logf)",
                 32.577_919_006_347_656,
             ),
         };
         ModelFacts {
             name,
+            engine,
+            versions: "0.11.2",
             precision: Precision::F32,
             kind: NoiseKind::Gumbel,
             lattice: "x = h if h >= 0.5, else h + 2^-23 l + 2^-47 in f32; h, l = (w >> 9) 2^-23 of the words at flat elements i and n + i of a request of n",
@@ -267,8 +276,9 @@ impl NoiseModel for JaxHigh {
             max_finite_gumbel: max_g,
             p_zero: 0.0,
             p_infinite: 0.0,
+            tie_rule: "first maximum (jnp.argmax; the first NaN wins)",
             source: "JAX 0.11.2, jax/_src/random/core.py _gumbel (mode high), _uniform; threefry2x32.py _threefry_random_bits_partitionable",
-            stream: "Threefry-2x32: exact replay keyed by jax.random.key(seed) (draw_keyed: flat element and request size); categorical ties: first maximum",
+            stream: "Threefry-2x32: exact replay keyed by jax.random.key(seed) (draw_keyed: flat element and request size)",
         }
     }
 

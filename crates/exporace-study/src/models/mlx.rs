@@ -91,6 +91,8 @@ impl NoiseModel for MlxCpu {
     fn facts(&self) -> ModelFacts {
         ModelFacts {
             name: "mlx-0.32-cpu",
+            engine: "MLX (CPU)",
+            versions: "0.32.4",
             precision: Precision::F32,
             kind: NoiseKind::Gumbel,
             lattice: "u = min(fl32(w) / 2^32, 1 - 2^-24), w = word i of n of MLX's CPU RandomBits under threefry2x32 keyed by key(seed)",
@@ -100,8 +102,9 @@ impl NoiseModel for MlxCpu {
             max_finite_gumbel: 16.635_532_379_150_39,
             p_zero: 0.0,
             p_infinite: 2.328_306_436_538_696_3e-10,
+            tie_rule: "first maximum (argmax; the first NaN wins)",
             source: "MLX 0.32.4 (mlx-cpu wheel), mlx/random.cpp uniform, gumbel, categorical; mlx/backend/cpu/primitives.cpp RandomBits::eval_cpu",
-            stream: "Threefry-2x32: exact replay keyed by mx.random.key(seed) (draw_keyed: word i of a request of n); categorical ties: first maximum",
+            stream: "Threefry-2x32: exact replay keyed by mx.random.key(seed) (draw_keyed: word i of a request of n)",
         }
     }
 

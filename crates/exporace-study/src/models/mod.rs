@@ -5,8 +5,9 @@
 //! from, the uniform as the engine held it, the noise value (E for
 //! exponential recipes, G for Gumbel recipes) and the branch the transform took.
 //! Every model is generic over the noise float, so one recipe can be run at
-//! fp32 and at fp64 on the same bits. A model's facts (its uniform lattice,
-//! transform, clamp, smallest E / largest Gumbel, source and stream) are
+//! fp32 and at fp64 on the same bits. A model's facts (its engine and the
+//! versions it covers, its uniform lattice, transform, clamp, smallest E /
+//! largest Gumbel, the engine's tie rule, source and stream) are
 //! data, [`NoiseModel::facts`]; the table below is made from them.
 //!
 //! Models whose engine stream cannot be replayed here (torch CUDA's Philox

@@ -113,6 +113,11 @@ impl<T: NoiseFloat> Draw<T> {
 pub struct ModelFacts {
     /// Catalogue name.
     pub name: &'static str,
+    /// The engine whose sampling the model replays (and, where it matters,
+    /// its backend).
+    pub engine: &'static str,
+    /// The engine's versions the model covers.
+    pub versions: &'static str,
     /// The noise type this instance computes in.
     pub precision: Precision,
     /// Exponential or Gumbel.
@@ -134,6 +139,8 @@ pub struct ModelFacts {
     pub p_zero: f64,
     /// Probability that E is +inf (G = -inf): such a token cannot win.
     pub p_infinite: f64,
+    /// How the engine's argmax breaks ties between equal scores.
+    pub tie_rule: &'static str,
     /// Where the recipe comes from (a PR number or a file).
     pub source: &'static str,
     /// Whether the model replays the engine's exact random stream, or its

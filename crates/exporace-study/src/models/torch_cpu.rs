@@ -24,6 +24,8 @@ impl<T: NoiseFloat> NoiseModel for TorchCpu<T> {
     fn facts(&self) -> ModelFacts {
         ModelFacts {
             name: "torch-cpu",
+            engine: "PyTorch CPU (eager)",
+            versions: "2.15",
             precision: T::PRECISION,
             kind: NoiseKind::Exponential,
             lattice: "u = (low 53 bits of a 64-bit draw) * 2^-53, in [0, 1)",
@@ -33,6 +35,7 @@ impl<T: NoiseFloat> NoiseModel for TorchCpu<T> {
             max_finite_gumbel: 36.7368005696771,
             p_zero: 1.1102230246251565e-16,
             p_infinite: 0.0,
+            tie_rule: "first maximum (torch.argmax; the first NaN wins)",
             source: "PyTorch aten/src/ATen/native/cpu/DistributionTemplates.h (exponential_), core/TransformationHelper.h",
             stream: "exact MT19937 replay in torch_replay::TorchCpuGenerator; draw() uses exporace Philox",
         }

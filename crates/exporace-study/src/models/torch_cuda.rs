@@ -180,6 +180,8 @@ impl NoiseModel for TorchCuda<f32> {
     fn facts(&self) -> ModelFacts {
         ModelFacts {
             name: "torch-cuda-f32",
+            engine: "PyTorch CUDA",
+            versions: "2.11",
             precision: exporace::Precision::F32,
             kind: NoiseKind::Exponential,
             lattice: "curand: fp32(x) * 2^-32 + 2^-33 rounded to fp32, in (0, 1]",
@@ -189,6 +191,7 @@ impl NoiseModel for TorchCuda<f32> {
             max_finite_gumbel: 16.635532333438686,
             p_zero: 0.0,
             p_infinite: 0.0,
+            tie_rule: "first maximum (torch.argmax; the first NaN wins)",
             source: CUDA_SOURCE,
             stream: CUDA_STREAM,
         }
@@ -225,6 +228,8 @@ impl NoiseModel for TorchCuda<f64> {
     fn facts(&self) -> ModelFacts {
         ModelFacts {
             name: "torch-cuda-f64",
+            engine: "PyTorch CUDA",
+            versions: "2.11",
             precision: exporace::Precision::F64,
             kind: NoiseKind::Exponential,
             lattice: "curand double: k * 2^-53 + 2^-54, in (0, 1]; k = (w0 << 32 | w1) >> 11",
@@ -234,6 +239,7 @@ impl NoiseModel for TorchCuda<f64> {
             max_finite_gumbel: 36.7368005696771,
             p_zero: 0.0,
             p_infinite: 0.0,
+            tie_rule: "first maximum (torch.argmax; the first NaN wins)",
             source: CUDA_SOURCE,
             stream: CUDA_STREAM,
         }
@@ -277,6 +283,8 @@ impl NoiseModel for TorchCpuCompiled {
     fn facts(&self) -> ModelFacts {
         ModelFacts {
             name: "torch-cpu-compiled",
+            engine: "PyTorch CPU (torch.compile, inductor)",
+            versions: "2.11",
             precision: exporace::Precision::F32,
             kind: NoiseKind::Exponential,
             lattice: "31-bit: tl.rand, u = f32(x) * 4.6566127342e-10 in [0, 1 - 2^-24]",
@@ -286,6 +294,7 @@ impl NoiseModel for TorchCpuCompiled {
             max_finite_gumbel: 16.635532333438686,
             p_zero: 0.0,
             p_infinite: 4.656612873077393e-10,
+            tie_rule: "first maximum (torch.argmax)",
             source: "PyTorch inductor random lowering (Philox, tl.rand) with the CUDA clamp",
             stream: "exporace Philox (lattice and transform only)",
         }
