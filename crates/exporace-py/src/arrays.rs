@@ -28,6 +28,20 @@ pub fn matrix<'a, T: numpy::Element>(
     Ok((data, rows, cols))
 }
 
+/// Checks that each per-row argument `(name, entries)` has one entry for
+/// each of `rows` rows of logits.
+pub fn per_row(rows: usize, args: &[(&str, usize)]) -> PyResult<()> {
+    for &(name, len) in args {
+        if len != rows {
+            return Err(errors::value(
+                name,
+                &format!("{name} has {len} entries for {rows} rows of logits"),
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// A vector as a new 1-D numpy array (moved, not copied).
 pub fn out<T: numpy::Element>(py: Python<'_>, v: Vec<T>) -> Bound<'_, PyArray1<T>> {
     PyArray1::from_vec(py, v)

@@ -36,10 +36,11 @@ impl DrawSink for Values {
     }
 }
 
-/// The noise a model draws at `count` tokens from `start` (or offsets, by
-/// `address`), as float32 or float64 by the model's precision.
+/// The noise a model draws at `count` tokens from `start` (or offsets, or
+/// flat elements of a request of `size` elements, by `address`), as float32
+/// or float64 by the model's precision.
 #[pyfunction]
-#[pyo3(signature = (model, precision, seed, address, start, count, row, pos, draft))]
+#[pyo3(signature = (model, precision, seed, address, start, count, row, pos, draft, size))]
 #[allow(clippy::too_many_arguments)]
 pub fn noise<'py>(
     py: Python<'py>,
@@ -52,6 +53,7 @@ pub fn noise<'py>(
     row: u64,
     pos: Option<u64>,
     draft: bool,
+    size: Option<u64>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let spec = match precision {
         None => Value::from(model),
@@ -63,6 +65,9 @@ pub fn noise<'py>(
     });
     if let Some(p) = pos {
         body["pos"] = Value::from(p);
+    }
+    if let Some(n) = size {
+        body["size"] = Value::from(n);
     }
     let body: NoiseBody =
         serde_json::from_value(body).map_err(|e| errors::value("model", &e.to_string()))?;

@@ -1,5 +1,6 @@
 //! Long work in chunks without the GIL: between chunks the call answers
-//! Ctrl-C (`KeyboardInterrupt`) and reports progress to a callback.
+//! Ctrl-C (`KeyboardInterrupt`) and reports progress to a callback; a
+//! failed item becomes the exception that names its row.
 
 use pyo3::prelude::*;
 use rayon::prelude::*;
@@ -64,4 +65,20 @@ where
         }
     }
     Ok(out)
+}
+
+/// A failed row of a batch ([`map`]): the core's error as an
+/// `ExporaceValueError` naming the core's argument (`fallback` where it
+/// names none) and the row, or the Python exception that ended the call.
+pub fn row_error(e: Result<ItemError, PyErr>, fallback: &str) -> PyErr {
+    match e {
+        Ok((row, e)) => {
+            let named = match &e {
+                exporace::Error::BadArgument { name, .. } => name,
+                _ => fallback,
+            };
+            crate::errors::value(named, &format!("row {row}: {e}"))
+        }
+        Err(py_err) => py_err,
+    }
 }

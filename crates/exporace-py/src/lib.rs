@@ -17,6 +17,7 @@ mod audit;
 mod catalogue;
 mod chunks;
 mod errors;
+mod keyed;
 mod races;
 mod sampling;
 mod scenario;
@@ -30,6 +31,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(scenario::run_json, m)?)?;
     m.add_function(wrap_pyfunction!(sampling::sample, m)?)?;
     m.add_function(wrap_pyfunction!(sampling::flashinfer, m)?)?;
+    m.add_function(wrap_pyfunction!(keyed::keyed_sample, m)?)?;
     m.add_function(wrap_pyfunction!(races::race, m)?)?;
     m.add_function(wrap_pyfunction!(races::recover, m)?)?;
     m.add_function(wrap_pyfunction!(races::rejection, m)?)?;

@@ -56,18 +56,14 @@ pub fn sample<'py>(
     let seeds = arrays::slice(&seeds, "seed")?;
     let pos = arrays::slice(&pos, "pos")?;
     let temperature = arrays::slice(&temperature, "temperature")?;
-    for (name, len) in [
-        ("seed", seeds.len()),
-        ("pos", pos.len()),
-        ("temperature", temperature.len()),
-    ] {
-        if len != rows {
-            return Err(errors::value(
-                name,
-                &format!("{name} has {len} entries for {rows} rows of logits"),
-            ));
-        }
-    }
+    arrays::per_row(
+        rows,
+        &[
+            ("seed", seeds.len()),
+            ("pos", pos.len()),
+            ("temperature", temperature.len()),
+        ],
+    )?;
     // Each recipe's bounds, built once for the batch.
     let bounds = match model {
         "vllm-0.33-f32" => Bounds::vllm32(),
@@ -106,17 +102,8 @@ pub fn sample<'py>(
             ))),
         }
     };
-    let picks =
-        chunks::map(py, rows, v, threads, progress.as_ref(), pick).map_err(|e| match e {
-            Ok((row, e)) => {
-                let named = match &e {
-                    exporace::Error::BadArgument { name, .. } => *name,
-                    _ => "logits",
-                };
-                errors::value(named, &format!("row {row}: {e}"))
-            }
-            Err(py_err) => py_err,
-        })?;
+    let picks = chunks::map(py, rows, v, threads, progress.as_ref(), pick)
+        .map_err(|e| chunks::row_error(e, "logits"))?;
     Ok(columns(py, &picks))
 }
 
@@ -143,14 +130,7 @@ pub fn flashinfer<'py>(
     let (data, rows, v) = arrays::matrix(&logits, "logits")?;
     let seeds = arrays::slice(&seeds, "seed")?;
     let offsets = arrays::slice(&offsets, "offset")?;
-    for (name, len) in [("seed", seeds.len()), ("offset", offsets.len())] {
-        if len != rows {
-            return Err(errors::value(
-                name,
-                &format!("{name} has {len} entries for {rows} rows of logits"),
-            ));
-        }
-    }
+    arrays::per_row(rows, &[("seed", seeds.len()), ("offset", offsets.len())])?;
     if rows > 1 << 31 {
         return Err(errors::value(
             "logits",

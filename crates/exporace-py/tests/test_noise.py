@@ -34,6 +34,8 @@ def test_noise_equals_the_core_bits_for_every_model_and_precision(model, precisi
     address = {}
     if model in exporace.HASHED_MODELS:
         address = {"address": "hashed", "pos": 0 if model == "vllm-cpu-0.32" else 3}
+    if model in exporace.KEYED_MODELS:
+        address = {"address": "keyed", "size": 300}
     try:
         want = core_bits(model, precision, 2024, 257, **address)
     except exporace.ExporaceValueError as refused:

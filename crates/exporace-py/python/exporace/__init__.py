@@ -26,7 +26,8 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from . import _args, _core
+from . import _args, _core, _keyed
+from ._keyed import KEYED_MODELS
 from .errors import ExporaceError, ExporaceTypeError, ExporaceValueError
 
 __version__: str = _core.__version__
@@ -36,6 +37,7 @@ __all__ = [
     "ExporaceTypeError",
     "ExporaceValueError",
     "HASHED_MODELS",
+    "KEYED_MODELS",
     "NAN_POLICIES",
     "Race",
     "Rejection",
@@ -132,6 +134,7 @@ def noise(
     row: int = 0,
     address: str | None = None,
     precision: str | None = None,
+    size: int | None = None,
 ) -> np.ndarray:
     """The noise ``model`` draws for ``tokens`` (a count from token 0, or a
     ``range``), as float32 or float64 by the model's precision (or
@@ -139,17 +142,33 @@ def noise(
 
     ``address`` says where the words come from: ``"hashed"`` (the engine's
     hash of seed, ``pos`` and token; the default for :data:`HASHED_MODELS`),
-    ``"mrv2"`` (vLLM's Triton key of seed and ``pos``; the default for other
-    models when ``pos`` is given), ``"triton"`` (``tl.randint4x`` offsets),
-    ``"torch_cpu"`` (torch's CPU generator) or ``"exporace"`` (exporace's
-    Philox stream at ``row``; the default otherwise). At most 2^20 draws.
+    ``"keyed"`` (the engine's Threefry key of ``seed``, then flat elements
+    ``tokens`` of a request of ``size`` elements; the default for
+    :data:`KEYED_MODELS`), ``"mrv2"`` (vLLM's Triton key of seed and
+    ``pos``; the default for other models when ``pos`` is given),
+    ``"triton"`` (``tl.randint4x`` offsets), ``"torch_cpu"`` (torch's CPU
+    generator) or ``"exporace"`` (exporace's Philox stream at ``row``; the
+    default otherwise). At most 2^20 draws.
+
+    The keyed address replays ``jax.random.gumbel(jax.random.key(seed),
+    shape)`` and ``mx.random.gumbel(shape=shape, key=mx.random.key(seed))``
+    flattened: ``size`` is the request's number of elements (the product of
+    ``shape``; JAX's ``mode="high"`` and MLX's words depend on it), by
+    default the count of ``tokens``; it takes no ``pos``. JAX with its
+    defaults (``jax_enable_x64`` off) keys with the seed's low 32 bits:
+    give those.
 
     >>> g = exporace.noise("vllm-0.33-f32", seed=1, pos=0, tokens=4)
     >>> g.dtype, g.shape
     (dtype('float32'), (4,))
+    >>> # jax.random.gumbel(jax.random.key(42), (2, 8192)) on an H100: elements 8190 to 8193
+    >>> g = exporace.noise("jax-0.11-gpu", seed=42, tokens=range(8190, 8194), size=2 * 8192)
+    >>> [hex(b) for b in g.view(np.uint32)]
+    ['0xbeb530a4', '0x3fe1d8ce', '0x3fa8605f', '0x3f82bc9e']
     """
     model = _model(model)
     seed_v = _args.seed_bits(seed)
+    counted = not isinstance(tokens, range)
     if isinstance(tokens, range):
         if tokens.step != 1 or len(tokens) == 0:
             raise ExporaceValueError(
@@ -163,13 +182,32 @@ def noise(
     pos_v = None if pos is None else _args.count(pos, "pos")
     draft_v = _args.flag(draft, "draft")
     if address is None:
-        if model in HASHED_MODELS:
+        if model in KEYED_MODELS:
+            address = "keyed"
+        elif model in HASHED_MODELS:
             address = "hashed"
             if pos_v is None and model == "vllm-cpu-0.32":
                 pos_v = 0
         else:
             address = "exporace" if pos_v is None else "mrv2"
-    address = _args.choice(address, "address", ("exporace", "triton", "mrv2", "torch_cpu", "hashed"))
+    address = _args.choice(
+        address, "address", ("exporace", "triton", "mrv2", "torch_cpu", "hashed", "keyed")
+    )
+    if address == "keyed":
+        for name, given in (("pos", pos_v is not None), ("draft", draft_v)):
+            if given:
+                raise ExporaceValueError(
+                    f"address keyed takes no {name}: the key is made of the seed alone", name
+                )
+        size_v: int | None = _keyed.size(model, size, start, n, counted)
+    elif size is not None:
+        raise ExporaceValueError(
+            "size is the request's number of elements for address keyed; "
+            f"address {address} takes none",
+            "size",
+        )
+    else:
+        size_v = None
     return _core.noise(
         model,
         _precision(precision),
@@ -180,6 +218,7 @@ def noise(
         _args.count(row, "row"),
         pos_v,
         draft_v,
+        size_v,
     )
 
 
@@ -234,6 +273,8 @@ def sample(
     *,
     temperature: Any = None,
     draft: bool = False,
+    rows: Any = None,
+    row: Any = None,
     threads: int | None = None,
     progress: ProgressFn | None = None,
 ) -> Sample:
@@ -246,30 +287,60 @@ def sample(
     - ``sglang-0.5``: SGLang's ``multinomial_with_seed`` (float64
       log-probabilities; ``pos`` needed);
     - ``vllm-cpu-0.32``: vLLM's CPU ``fused_gumbel_argmax`` (float32 logits;
-      no ``pos``).
+      no ``pos``);
+    - ``jax-0.11-cpu`` / ``jax-0.11-gpu`` (and ``-high`` for
+      ``mode="high"``): ``jax.random.categorical(jax.random.key(seed),
+      logits)``; ``mlx-0.32-cpu``: ``mx.random.categorical(logits,
+      key=mx.random.key(seed))`` (float32 logits; no ``pos``,
+      ``temperature`` or ``draft``). These engines draw one Gumbel array
+      for the whole call under one key, so a row's noise depends on its
+      place: row ``r`` is row ``row`` of a call of ``rows`` rows, by
+      default row ``r`` of a call that is the whole batch (1-D logits: a
+      call of one row). JAX with its defaults (``jax_enable_x64`` off) keys
+      with the seed's low 32 bits: give those.
 
-    ``seed``, ``pos`` and ``temperature`` are one value for every row or one
-    per row. Seeds are int64 (negative ones as their bits) or uint64. Rows
-    run on ``threads`` threads (every core by default) without the GIL;
-    ``progress(done_rows, total_rows)`` is called between chunks, and Ctrl-C
-    stops the call.
+    ``seed``, ``pos``, ``temperature``, ``rows`` and ``row`` are one value
+    for every row or one per row. Seeds are int64 (negative ones as their
+    bits) or uint64. Rows run on ``threads`` threads (every core by default)
+    without the GIL; ``progress(done_rows, total_rows)`` is called between
+    chunks, and Ctrl-C stops the call.
 
     >>> logits = np.zeros((2, 3000), dtype=np.float32); logits[:, 7] = 100.0
     >>> exporace.sample("vllm-0.33-f32", logits, seed=[1, 2], pos=0, temperature=0.7).token
     array([7, 7])
+    >>> # One call of JAX 0.11.2 and of MLX 0.32.4 on a CPU, key(3): their ids
+    >>> logits = np.array([[0.5, 2, -np.inf, 1, 3], [1, 1.5, 0.25, 2, -1]], np.float32)
+    >>> exporace.sample("jax-0.11-cpu", logits, seed=3).token
+    array([1, 0])
+    >>> exporace.sample("jax-0.11-cpu-high", logits, seed=3).token
+    array([4, 1])
+    >>> exporace.sample("mlx-0.32-cpu", logits, seed=3).token
+    array([4, 2])
+    >>> # The second row alone, placed in its call
+    >>> exporace.sample("mlx-0.32-cpu", logits[1], seed=3, rows=2, row=1).token
+    2
     """
-    model = _args.choice(_model(model), "model", HASHED_MODELS)
+    model = _args.choice(_model(model), "model", HASHED_MODELS + KEYED_MODELS)
     reads = {
         "vllm-0.33-f32": (np.float32, "vLLM reads float32 logits"),
         "vllm-0.33-f64": (np.float32, "vLLM reads float32 logits and widens them"),
         "vllm-cpu-0.32": (np.float32, "vLLM's CPU kernel reads float32 logits"),
         "sglang-0.5": (np.float64, "SGLang adds its noise to float64 log-probabilities"),
     }
-    dtype, why = reads[model]
+    keyed = (np.float32, "JAX and MLX add their noise to float32 logits")
+    dtype, why = reads.get(model, keyed)
     x = _args.array(logits, "logits", [dtype], (1, 2), why)
     one = x.ndim == 1
     x2 = x.reshape(1, -1) if one else x
-    rows = x2.shape[0]
+    if model in KEYED_MODELS:
+        unused = {"pos": pos is not None, "temperature": temperature is not None,
+                  "draft": _args.flag(draft, "draft")}
+        cols = _keyed.sample_columns(
+            model, x2, seed, rows, row, unused, _args.threads(threads), _args.callback(progress)
+        )
+        return Sample(**_standing(cols, one))
+    _keyed.no_rows(model, rows, row)
+    b = x2.shape[0]
     vllm = model.startswith("vllm-0.33")
     if model == "vllm-cpu-0.32":
         if pos is not None:
@@ -289,9 +360,9 @@ def sample(
     cols = _core.sample(
         model,
         x2,
-        _args.seeds(seed, rows),
-        _args.positions(0 if pos is None else pos, rows),
-        _args.temperatures(1.0 if temperature is None else temperature, rows),
+        _args.seeds(seed, b),
+        _args.positions(0 if pos is None else pos, b),
+        _args.temperatures(1.0 if temperature is None else temperature, b),
         _args.flag(draft, "draft"),
         _args.threads(threads),
         _args.callback(progress),

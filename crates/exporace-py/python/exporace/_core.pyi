@@ -29,6 +29,7 @@ def noise(
     row: int,
     pos: int | None,
     draft: bool,
+    size: int | None,
 ) -> npt.NDArray[np.float32] | npt.NDArray[np.float64]: ...
 def sample(
     model: str,
@@ -37,6 +38,15 @@ def sample(
     pos: npt.NDArray[np.uint64],
     temperature: npt.NDArray[np.float32],
     draft: bool,
+    threads: int | None,
+    progress: Callable[[int, int], Any] | None,
+) -> Standings: ...
+def keyed_sample(
+    model: str,
+    logits: npt.NDArray[np.float32],
+    seeds: npt.NDArray[np.uint64],
+    rows: npt.NDArray[np.uint64],
+    row: npt.NDArray[np.uint64],
     threads: int | None,
     progress: Callable[[int, int], Any] | None,
 ) -> Standings: ...
