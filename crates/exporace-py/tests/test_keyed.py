@@ -1,7 +1,7 @@
 """JAX's and MLX's models (their noise keyed by the seed): noise bits and
 sampled ids through Python equal the core's answers through the scenario
-format, JAX's own bits and ids from an H100 host (GPU and CPU), and the ids
-JAX and MLX picked on a CPU."""
+format, JAX's own bits and ids from an H100 host (GPU and CPU), MLX's own
+Gumbel values, and the ids JAX and MLX picked on a CPU."""
 
 from __future__ import annotations
 
@@ -92,6 +92,28 @@ def test_the_cpu_ids_jax_and_mlx_picked():
         assert exporace.sample(model, logits, seed=3).token.tolist() == ids
         for r in range(2):
             assert exporace.sample(model, logits[r], seed=3, rows=2, row=r).token == ids[r]
+
+
+#: mx.random.gumbel(shape=shape, key=mx.random.key(seed)) on MLX 0.32.4's
+#: Linux CPU build (mlx-cpu, x86-64), flattened, as float32 bits.
+MLX_GUMBEL = [
+    (0, 7, [0x3EEC013F, 0xBD4AF9BF, 0xBD1F2DF3, 0x3F8F3BD9, 0xBF546495, 0x40820AA7,
+            0xBEFB05AE]),
+    (2**64 - 1, 15, [0x3FEDC265, 0xBF070362, 0x3CE40463, 0x402C6BCD, 0xBF9885C3, 0xBE85DEE2,
+                     0xBECC5318, 0xBE474CFB, 0x3D58422B, 0x3FA467F5, 0x3ED994DB, 0x3FC33FB1,
+                     0xBF6C691D, 0xBF07EF61, 0xBC5E5FEA]),
+    (2**32 + 5, 6, [0x3F695113, 0xBEF074B6, 0xBDD11C2F, 0xBE039BF7, 0x3DF8C926, 0x3FAF3B06]),
+]
+
+
+def test_mlx_noise_equals_the_values_mlx_drew():
+    for seed, size, bits in MLX_GUMBEL:
+        want = np.array(bits, dtype=np.uint32)
+        assert_same_noise(want.view(np.float32), model="mlx-0.32-cpu", seed=seed)
+        # Each element alone, placed in its request by size.
+        for i in range(size):
+            g = exporace.noise("mlx-0.32-cpu", seed=seed, tokens=range(i, i + 1), size=size)
+            assert int(g.view(np.uint32)[0]) == bits[i]
 
 
 def logit_rows(rng, rows, v):
