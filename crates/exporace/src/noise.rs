@@ -170,10 +170,10 @@ fn fill_uniforms(
 }
 
 /// Fills `out` with `make(E)` for tokens `0..out.len()`, split over
-/// rayon's pool with the `parallel` feature as `kernel::split::split_fine`
-/// splits a row: on a pool of two or more threads, into jobs of near-equal
-/// length, each worth a job's work at `Cost::FILL` per token. Each value
-/// depends only on its address, so the bits do not depend on the split.
+/// rayon's pool with the `parallel` feature as `kernel::split::split`
+/// splits a row: up to one worker per job's work at `Cost::FILL` per token,
+/// claiming pieces of near-equal length. Each value depends only on its
+/// address, so the bits do not depend on the split.
 #[inline(always)]
 fn fill<T: NoiseFloat>(
     seed: u64,
@@ -184,23 +184,25 @@ fn fill<T: NoiseFloat>(
 ) {
     #[cfg(feature = "parallel")]
     {
-        use crate::kernel::split::{Cost, jobs, range, threads};
-        use rayon::prelude::*;
+        use crate::kernel::split::{Cost, each_job, plan, range};
+        use std::sync::Mutex;
         let n = out.len();
-        let k = jobs(n, Cost::FILL, usize::MAX);
-        if k > 1 && threads() > 1 {
+        let (workers, k) = plan(n, Cost::FILL);
+        if workers > 1 {
             let mut pieces = alloc::vec::Vec::with_capacity(k);
             let mut rest = &mut *out;
             for j in 0..k {
                 let r = range(n, k, j);
                 let (piece, later) = rest.split_at_mut(r.len());
-                pieces.push((r.start, piece));
+                pieces.push(Mutex::new(Some((r.start, piece))));
                 rest = later;
             }
-            pieces
-                .into_par_iter()
-                .with_max_len(1)
-                .for_each(|(first, piece)| fill_from(seed, stream, row, first, piece, &make));
+            each_job(k, workers, |j| {
+                let taken = pieces[j].lock().unwrap_or_else(|e| e.into_inner()).take();
+                if let Some((first, piece)) = taken {
+                    fill_from(seed, stream, row, first, piece, &make);
+                }
+            });
             return;
         }
     }

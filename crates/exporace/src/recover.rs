@@ -106,21 +106,25 @@ pub fn recover_tokens<T: NoiseFloat>(
         // at V 32000 (callgrind).
         request(0)
     } else {
-        use rayon::prelude::*;
         // Each job takes requests worth a job's work (`kernel::split`): in
         // wasm a job on the pool of Web Workers costs tens of microseconds
         // to hand out, and a page's pool of 2 took 2x as long as one thread
         // on 8 requests of 4 x 32000 when each request was a job.
-        use crate::kernel::split::Cost;
+        use crate::kernel::split::{Cost, each_job, plan, range};
+        use std::sync::Mutex;
         let requests = batch.num_requests();
         let positions = (batch.num_tokens() / requests.max(1)).max(1);
         let request_cost = Cost::shared(T::BITS, positions).times(v);
-        let per_request: Vec<Vec<Scan<T>>> = (0..requests)
-            .into_par_iter()
-            .with_min_len(request_cost.chunk())
-            .map(request)
-            .collect();
-        per_request.into_iter().flatten().collect()
+        let (workers, k) = plan(requests, request_cost);
+        let groups: Vec<Mutex<Vec<Scan<T>>>> = (0..k).map(|_| Mutex::new(Vec::new())).collect();
+        each_job(k, workers, |j| {
+            let scans: Vec<Scan<T>> = range(requests, k, j).flat_map(request).collect();
+            *groups[j].lock().unwrap_or_else(|e| e.into_inner()) = scans;
+        });
+        groups
+            .into_iter()
+            .flat_map(|g| g.into_inner().unwrap_or_else(|e| e.into_inner()))
+            .collect()
     };
     #[cfg(not(feature = "parallel"))]
     let scans: Vec<Scan<T>> = (0..batch.num_requests()).flat_map(request).collect();

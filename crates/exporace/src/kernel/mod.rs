@@ -1,7 +1,7 @@
 //! The race kernels behind every public race: a block filter on explicit
 //! lanes, an exact scalar rescan of the steps that can matter, and a split of
-//! long rows into one chunk per thread (the seeded race: many small chunks,
-//! `split::split_fine`), merged in index order.
+//! long rows into pieces claimed by up to one thread per job's work
+//! (`split`), merged in index order.
 //!
 //! A race keeps the standings (leader and runner-up) of the tokens seen so
 //! far. Once both are numbers, a later token whose score is a number at most

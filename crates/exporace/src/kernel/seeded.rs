@@ -20,7 +20,7 @@
 use core::sync::atomic::{AtomicU64, Ordering};
 
 use super::scan::Scan;
-use super::split::{Cost, split_fine};
+use super::split::{Cost, split};
 use crate::arch::common::seeded_steps::Steps;
 use crate::arch::common::sizes::LANES;
 use crate::arch::next_loud;
@@ -74,7 +74,7 @@ pub fn race_seeded<T: NoiseFloat>(
         row,
         offset,
     };
-    let scan = split_fine(weights.len(), Cost::SEEDED, |r| {
+    let scan = split(weights.len(), Cost::SEEDED, |r| {
         scan_seeded::<T>(form, &weights[r.clone()], at(r.start), policy, &shared)
     });
     conclude(form, weights, at(0), scan)

@@ -10,7 +10,7 @@
 //! leader can take.
 
 use super::seeded_hash_bar::SharedScore;
-use super::split::{Cost, Merge, split_fine};
+use super::split::{Cost, Merge, split};
 use crate::arch::common::seeded_hash_steps::{Gate, HashSteps, Logit, Words};
 use crate::arch::common::sizes::LANES;
 use crate::arch::next_loud_hashed;
@@ -117,7 +117,7 @@ pub(crate) fn check<L>(logits: &[L]) -> Result<()> {
 pub fn race_hashed<N: HashedNoise>(noise: &N, logits: &[N::Logit]) -> Result<usize> {
     check(logits)?;
     let shared = SharedScore::new();
-    let best = split_fine(logits.len(), HASHED, |r| {
+    let best = split(logits.len(), HASHED, |r| {
         scan_first(noise, &logits[r.clone()], r.start, &shared)
     });
     Ok(best.token)

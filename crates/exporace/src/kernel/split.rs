@@ -2,16 +2,23 @@
 //! feature) and merging the jobs' outcomes in index order, so that the
 //! result does not depend on the jobs or the threads.
 //!
-//! The rule: a job is worth handing out only if its work reaches
-//! [`JOB_PS`] (5 microseconds of one thread natively; 105 in wasm, where
-//! a job on the pool of Web Workers costs about 70 microseconds to hand
-//! out). The work of a token is its kernel's measured [`Cost`]. So `n`
-//! tokens of cost `c` make at most `n c / JOB_PS` jobs ([`jobs`]) of
-//! near-equal length, each worth at least [`JOB_PS`]; fewer tokens are not
-//! split at all. The size of the pool only caps the number of jobs (one per
-//! thread, for [`split`]); it never makes a job smaller. A thread added to
-//! the pool therefore costs at most one more job's hand-out, and only when
-//! there is a job's worth of work for it.
+//! The rule: a worker is worth recruiting only if its share of the work
+//! reaches [`JOB_PS`] (5 microseconds of one thread natively; 105 in wasm,
+//! where a job on the pool of Web Workers costs about 70 microseconds to
+//! hand out), times [`share_jobs`] on pools of 8 threads or more. The work
+//! of a token is its kernel's measured [`Cost`]. So `n` tokens of cost `c`
+//! use at most `n c / JOB_PS` threads ([`jobs`]), each share worth at least
+//! [`JOB_PS`]; fewer tokens are not split at all. Up to 7 threads the size
+//! of the pool only caps the number of workers; it never makes a share
+//! smaller.
+//!
+//! How the work is handed out ([`each_job`]): the tokens are cut into
+//! [`PIECES`] pieces per worker, the calling thread starts on them at once,
+//! and each helper, recruited by the thread before it, takes the next piece
+//! not yet taken. A call therefore wakes no more of the pool than it has
+//! workers, and a helper that starts late (woken from sleep, or busy) only
+//! takes fewer pieces: the caller never waits for a piece that has not
+//! started.
 
 use core::ops::Range;
 
@@ -87,12 +94,50 @@ pub(crate) trait Merge: Sized + Send {
     fn done(&self) -> bool;
 }
 
-/// Runs `part` over `0..n` in at most one job per thread of rayon's pool
-/// (with the `parallel` feature; one job without it), each worth a job's
-/// work at `cost` per token ([`jobs`]), and merges the outcomes in index
-/// order.
+/// Runs `part` over `0..n` on up to one worker per job's work at `cost`
+/// per token ([`plan`]; with the `parallel` feature, else on this thread),
+/// in pieces the workers claim ([`each_job`]), and merges the outcomes in
+/// index order.
 pub(crate) fn split<S: Merge>(n: usize, cost: Cost, part: impl Fn(Range<usize>) -> S + Sync) -> S {
-    run(n, jobs(n, cost, threads()), part)
+    let (workers, pieces) = plan(n, cost);
+    if workers <= 1 {
+        return part(0..n);
+    }
+    run_ranges(n, pieces, workers, |k| range(n, pieces, k), part)
+}
+
+/// The pieces a worker's share is cut into: a helper that starts late
+/// leaves the caller at most a piece, not a share, to wait for.
+pub(crate) const PIECES: usize = 4;
+
+/// The workers a call of `n` tokens at `cost` per token uses (one per
+/// [`share_jobs`] jobs' work, capped by rayon's pool: [`jobs`]) and the
+/// near-equal pieces
+/// ([`range`]) they claim: [`PIECES`] per worker, fewer where a piece would
+/// hold less than a [`PIECES`]th of a job's work, never fewer than the
+/// workers.
+pub(crate) fn plan(n: usize, cost: Cost) -> (usize, usize) {
+    plan_on(n, cost, threads())
+}
+
+/// [`plan`] on a pool of `threads`.
+fn plan_on(n: usize, cost: Cost, threads: usize) -> (usize, usize) {
+    let share = Cost((cost.0 / share_jobs(threads) as u64).max(1));
+    let workers = jobs(n, share, threads);
+    let piece = Cost(cost.0.div_ceil(PIECES as u64));
+    (workers, jobs(n, piece, workers * PIECES).max(workers))
+}
+
+/// The jobs' work a worker's share must reach on a pool of `threads`: 1 up
+/// to 7 threads, then a fourth of the pool. On a larger pool a call costs
+/// more than its hand-outs: each thread of rayon's that finds work wakes up
+/// to two sleeping ones, which spin, and the helper is another core from
+/// call to call, reading its share from another core's cache. Measured on
+/// 16 cores (`benches/xeon16/threads.json`): with one job's work a share,
+/// calls of 13 to 17 microseconds on one thread took up to 1.33x as long on
+/// 16 threads; with 4, none took longer than on one.
+pub(crate) fn share_jobs(threads: usize) -> usize {
+    (threads / 4).max(1)
 }
 
 /// The threads of rayon's current pool with the `parallel` feature, else 1.
@@ -103,39 +148,14 @@ pub(crate) fn threads() -> usize {
     1
 }
 
-/// Runs `part` over `0..n` in as many jobs as have a job's work at `cost`
-/// per token ([`jobs`], not capped by the pool) on a pool of two or more
-/// threads (with the `parallel` feature), and in one job otherwise; merges
-/// the outcomes in index order. A thread that starts late takes fewer jobs,
-/// and the threads finish within a job of each other, where one job per
-/// thread left the first thread idle while the other, started late,
-/// finished its half. An idle worker of rayon's pool sleeps after some tens
-/// of microseconds, and on the benchmarks' VMs one that has slept took 40
-/// to 350 microseconds to start the next call's job.
-pub(crate) fn split_fine<S: Merge>(
-    n: usize,
-    cost: Cost,
-    part: impl Fn(Range<usize>) -> S + Sync,
-) -> S {
-    if threads() <= 1 {
-        return part(0..n);
-    }
-    run(n, jobs(n, cost, usize::MAX), part)
-}
-
-/// Runs `part` over the `jobs` near-equal ranges of `0..n` ([`range`]; in
-/// parallel with the `parallel` feature, each range a job of its own) and
-/// merges the outcomes in index order.
-fn run<S: Merge>(n: usize, jobs: usize, part: impl Fn(Range<usize>) -> S + Sync) -> S {
-    run_ranges(n, jobs, |k| range(n, jobs, k), part)
-}
-
 /// Runs `part` over the ranges `at(0), ..., at(jobs - 1)`, which cover
-/// `0..n` in order (in parallel with the `parallel` feature, each a job of
-/// its own), and merges the outcomes in index order.
+/// `0..n` in order (with the `parallel` feature, each a job of its own,
+/// on up to `workers` threads: [`each_job`]), and merges the outcomes in
+/// index order.
 fn run_ranges<S: Merge>(
     n: usize,
     jobs: usize,
+    workers: usize,
     at: impl Fn(usize) -> Range<usize> + Sync,
     part: impl Fn(Range<usize>) -> S + Sync,
 ) -> S {
@@ -145,18 +165,20 @@ fn run_ranges<S: Merge>(
     #[cfg(feature = "parallel")]
     {
         use alloc::vec::Vec;
-        use rayon::prelude::*;
-        let outs: Vec<S> = (0..jobs)
-            .into_par_iter()
-            .with_max_len(1)
-            .map(|k| part(at(k)))
-            .collect();
+        use std::sync::Mutex;
+        let outs: Vec<Mutex<Option<S>>> = (0..jobs).map(|_| Mutex::new(None)).collect();
+        each_job(jobs, workers, |k| {
+            let out = part(at(k));
+            *outs[k].lock().unwrap_or_else(|e| e.into_inner()) = Some(out);
+        });
         outs.into_iter()
+            .filter_map(|slot| slot.into_inner().unwrap_or_else(|e| e.into_inner()))
             .reduce(|acc, later| if acc.done() { acc } else { acc.then(later) })
             .unwrap_or_else(|| part(0..0))
     }
     #[cfg(not(feature = "parallel"))]
     {
+        let _ = workers;
         (1..jobs).fold(part(at(0)), |acc, k| {
             if acc.done() {
                 acc
@@ -164,6 +186,54 @@ fn run_ranges<S: Merge>(
                 acc.then(part(at(k)))
             }
         })
+    }
+}
+
+/// Runs `job(k)` once for every `k` in `0..jobs` on at most `workers`
+/// threads of rayon's pool (and no more than there are jobs or threads):
+/// the calling thread and helpers recruited one at a time, each by the one
+/// before it as it starts, while jobs are left. Every thread takes the next
+/// job not yet taken, so a helper that starts late takes fewer jobs or none,
+/// and the caller never waits for a job that has not started, only for
+/// jobs under way.
+#[cfg(feature = "parallel")]
+pub(crate) fn each_job(jobs: usize, workers: usize, job: impl Fn(usize) + Sync) {
+    use core::sync::atomic::AtomicUsize;
+    let helpers = threads().min(jobs).min(workers).saturating_sub(1);
+    if helpers == 0 {
+        (0..jobs).for_each(job);
+        return;
+    }
+    let next = AtomicUsize::new(0);
+    let helpers = AtomicUsize::new(helpers);
+    rayon::in_place_scope(|s| take_jobs(s, &next, &helpers, jobs, &job));
+}
+
+/// One thread's part of [`each_job`]: recruits the next helper if a job is
+/// left beyond the one it is about to take, then takes jobs until none is
+/// left.
+#[cfg(feature = "parallel")]
+fn take_jobs<'s, F: Fn(usize) + Sync>(
+    s: &rayon::Scope<'s>,
+    next: &'s core::sync::atomic::AtomicUsize,
+    helpers: &'s core::sync::atomic::AtomicUsize,
+    jobs: usize,
+    job: &'s F,
+) {
+    use core::sync::atomic::Ordering::Relaxed;
+    if next.load(Relaxed) + 1 < jobs
+        && helpers
+            .fetch_update(Relaxed, Relaxed, |h| h.checked_sub(1))
+            .is_ok()
+    {
+        s.spawn(move |s| take_jobs(s, next, helpers, jobs, job));
+    }
+    loop {
+        let k = next.fetch_add(1, Relaxed);
+        if k >= jobs {
+            return;
+        }
+        job(k);
     }
 }
 
@@ -179,6 +249,7 @@ pub(crate) fn split_into<S: Merge>(
     let chunk = chunk.max(1);
     run_ranges(
         n,
+        n.div_ceil(chunk),
         n.div_ceil(chunk),
         |k| k * chunk..((k + 1) * chunk).min(n),
         part,
@@ -253,39 +324,97 @@ mod tests {
                         assert_eq!(k, 1, "{cost:?} {n}");
                     }
                 }
-                // Without a cap (`split_fine`): the jobs do not depend on the pool.
+                // Without a cap: the jobs do not depend on the pool.
                 let fine = jobs(n, cost, usize::MAX);
                 assert_eq!(fine, (n / chunk).max(1));
             }
         }
     }
 
-    /// The modelled wall time never grows with the pool: each thread takes
-    /// its share of the jobs in rounds, and each job costs its tokens' work
-    /// plus a hand-out of a tenth of a job's work (measured natively: about
-    /// a microsecond to an awake thread). So more threads are never slower
-    /// than fewer under the rule, for `split` (one job per thread at most)
-    /// and `split_fine` (jobs by cost alone).
+    /// The pieces of every plan: at least one per worker, at most
+    /// [`PIECES`] per worker, and each at least a [`PIECES`]th of a job's
+    /// tokens when there are two or more; one worker on a pool of one.
+    #[test]
+    fn pieces_are_a_share_cut_in_at_most_four() {
+        for cost in costs() {
+            let least = cost.chunk() / PIECES;
+            for n in [0usize, 1, 1000, 32_000, 152_064, 1 << 20, (1 << 31) - 1] {
+                for threads in 1..=64 {
+                    let (w, p) = plan_on(n, cost, threads);
+                    let share = Cost((cost.0 / share_jobs(threads) as u64).max(1));
+                    assert_eq!(w, jobs(n, share, threads), "{cost:?} {n} {threads}");
+                    assert!(w <= p && p <= w * PIECES, "{cost:?} {n} {threads}: {w} {p}");
+                    if p > 1 {
+                        assert!(n / p >= least, "{cost:?} {n} {threads}: {p} pieces");
+                    }
+                    if threads == 1 {
+                        assert_eq!(w, 1);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Every job runs once, on no more threads than the workers asked for
+    /// (nor than the jobs), whatever the pool.
+    #[cfg(feature = "parallel")]
+    #[test]
+    fn each_job_runs_every_job_once_on_at_most_its_workers() {
+        use std::collections::HashSet;
+        use std::sync::Mutex;
+        for threads in [1usize, 2, 3, 8] {
+            let pool = crate::test_inputs::pool(threads);
+            for (jobs, workers) in [(1usize, 1usize), (2, 2), (3, 8), (12, 3), (40, 16), (7, 1)] {
+                let runs: Vec<Mutex<usize>> = (0..jobs).map(|_| Mutex::new(0)).collect();
+                let seen = Mutex::new(HashSet::new());
+                pool.install(|| {
+                    each_job(jobs, workers, |k| {
+                        *runs[k].lock().unwrap() += 1;
+                        seen.lock().unwrap().insert(std::thread::current().id());
+                        // Long enough for a recruited helper to take a job.
+                        std::thread::sleep(std::time::Duration::from_micros(200));
+                    });
+                });
+                assert!(
+                    runs.iter().all(|r| *r.lock().unwrap() == 1),
+                    "{threads} {jobs}"
+                );
+                let used = seen.lock().unwrap().len();
+                assert!(
+                    used <= workers.min(jobs).min(threads),
+                    "{threads} {jobs} {workers}: {used}"
+                );
+            }
+        }
+    }
+
+    /// The modelled wall time: the workers take the pieces in rounds, each
+    /// piece costs its tokens' work, and a call with helpers costs a tenth
+    /// of a job's work (measured natively: about a microsecond to an awake
+    /// thread) times [`share_jobs`], the pool's growing cost. Under the rule
+    /// no pool is slower than one thread, and from 2 to 7 threads (and
+    /// within each band of equal [`share_jobs`]) a thread added is never
+    /// slower.
     #[test]
     fn more_threads_never_model_slower() {
         for cost in costs().into_iter().filter(|c| c.0 >= 50) {
             for n in [1000usize, 40_000, 152_064, 1 << 20, (1 << 31) - 1] {
-                let time = |threads: usize, fine: bool| {
-                    let k = match (threads, fine) {
-                        (1, _) => 1,
-                        (_, true) => jobs(n, cost, usize::MAX),
-                        (_, false) => jobs(n, cost, threads),
+                let time = |threads: usize| {
+                    let (w, p) = plan_on(n, cost, threads);
+                    let longest = n.div_ceil(p);
+                    let handout = if w > 1 {
+                        JOB_PS as u128 / 10 * share_jobs(threads) as u128
+                    } else {
+                        0
                     };
-                    let longest = n.div_ceil(k);
-                    let handout = if k > 1 { JOB_PS as u128 / 10 } else { 0 };
-                    k.div_ceil(threads) as u128 * (longest as u128 * cost.0 as u128 + handout)
+                    p.div_ceil(w) as u128 * longest as u128 * cost.0 as u128 + handout
                 };
-                for fine in [false, true] {
-                    let mut fewer = u128::MAX;
-                    for threads in 1..=64 {
-                        let t = time(threads, fine);
-                        assert!(t <= fewer, "{cost:?} {n} {threads} fine {fine}");
-                        fewer = t;
+                let one = time(1);
+                for threads in 2..=64 {
+                    let t = time(threads);
+                    assert!(t <= one, "{cost:?} {n} {threads}: slower than one thread");
+                    if share_jobs(threads) == share_jobs(threads - 1) {
+                        assert!(t <= time(threads - 1), "{cost:?} {n} {threads}");
                     }
                 }
             }
