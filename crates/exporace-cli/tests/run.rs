@@ -229,6 +229,7 @@ fn models_lists_the_catalogue() {
             "vllm-0.33-f32",
             "vllm-0.33-f64",
             "sglang-0.5",
+            "sglang-0.5-fast-sample",
             "vllm-cpu-0.32",
             "jax-0.11-cpu",
             "jax-0.11-gpu",

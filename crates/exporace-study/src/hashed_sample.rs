@@ -1,13 +1,18 @@
 //! The samplers of the engines that hash their noise addresses, replayed id
 //! for id: vLLM Model Runner V2's `gumbel_sample` (0.31 on), SGLang's
-//! `multinomial_with_seed` and vLLM's CPU `fused_gumbel_argmax`. Each adds
+//! `multinomial_with_seed` and vLLM's CPU `fused_gumbel_argmax`, which add
 //! the recipe's Gumbel noise ([`crate::models::VllmMurmur32`],
 //! [`crate::models::VllmMurmur64`], [`crate::models::SglangMurmur`],
-//! [`crate::models::VllmCpuSplitMix`]) to the logits and takes the engine's
-//! argmax, with its tie rule.
+//! [`crate::models::VllmCpuSplitMix`]) to the logits, and SGLang's
+//! speculative `fast_sample`, which divides probabilities by its
+//! exponential noise ([`crate::models::SglangFastSample`]). Each takes the
+//! engine's argmax, with its tie rule.
 
 use crate::hashed_noise::{Sglang, Vllm32, Vllm64, VllmCpu};
-use crate::models::{VLLM_DRAFT_SALT, vllm_cpu_bits, vllm_cpu_key, vllm_cpu_uniform};
+use crate::models::{
+    VLLM_DRAFT_SALT, sglang_draft_column, sglang_draft_e, sglang_draft_seed, vllm_cpu_bits,
+    vllm_cpu_key, vllm_cpu_uniform,
+};
 use exporace::hashed::{hashed_contenders, race_hashed};
 use exporace::{Error, Result, murmur3};
 
@@ -129,6 +134,33 @@ pub fn sglang_sample(logprobs: &[f64], seed: u64, pos: u64) -> Result<usize> {
         },
         logprobs,
     )
+}
+
+/// The id SGLang's speculative `fast_sample` proposes for one row of
+/// probabilities at draft step `step`: `fl(1 / E) · p` in f64 with E the
+/// noise of hash column `step · V + token` at (seed + the draft salt, pos)
+/// ([`crate::models::SglangFastSample`]), first maximum (`argmax`, a NaN
+/// counting as the largest). A step whose columns pass 2^32 is refused, as
+/// SGLang refuses it, naming `step`.
+///
+/// ```
+/// use exporace_study::hashed_sample::sglang_fast_sample;
+/// let mut probs = vec![1e-12f32; 100];
+/// probs[42] = 1.0;
+/// assert_eq!(sglang_fast_sample(&probs, 5, 9, 0)?, 42);
+/// assert!(sglang_fast_sample(&probs, 5, 9, 1 << 30).is_err());
+/// # Ok::<(), exporace::Error>(())
+/// ```
+pub fn sglang_fast_sample(probs: &[f32], seed: u64, pos: u64, step: u64) -> Result<usize> {
+    exporace::validate::vocab(probs.len())?;
+    let vocab = probs.len() as u64;
+    let first = sglang_draft_column(step, vocab, 0)?;
+    let prefix = murmur3::prefix(sglang_draft_seed(seed), pos, 0);
+    let scores = probs.iter().enumerate().map(|(t, &p)| {
+        let h = murmur3::finish(prefix, first + t as u32);
+        (1.0 / sglang_draft_e(h)) * p as f64
+    });
+    Ok(first_max(scores).map_or(0, |(i, _)| i))
 }
 
 /// The CPU kernel's bound on its noise, used to skip tokens that cannot win

@@ -19,7 +19,7 @@ const MRV2: &str = "first maximum per block of 1024 (tl.max with indices), then 
 const MRV2_PHILOX: &str = "vLLM Model Runner V2 (Triton Philox)";
 
 /// (model, engine, versions, tie rule), from the engines' files.
-const ENGINES: [(&str, &str, &str, &str); 18] = [
+const ENGINES: [(&str, &str, &str, &str); 19] = [
     (
         "ideal",
         "exporace",
@@ -77,6 +77,14 @@ const ENGINES: [(&str, &str, &str, &str); 18] = [
     (
         "sglang-0.5",
         "SGLang (multinomial_with_seed under torch.compile)",
+        "0.5.23",
+        TORCH,
+    ),
+    // sglang 0.5.23, srt/speculative/spec_utils.py fast_sample: with a seed,
+    // `scores.argmax(dim=-1, keepdim=True)` on the float64 scores.
+    (
+        "sglang-0.5-fast-sample",
+        "SGLang (speculative fast_sample with a seed)",
         "0.5.23",
         TORCH,
     ),
@@ -158,5 +166,5 @@ fn every_fact_is_stated_at_every_precision() {
             checked += 1;
         }
     }
-    assert_eq!(checked, 28);
+    assert_eq!(checked, 29);
 }

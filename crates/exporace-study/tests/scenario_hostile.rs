@@ -244,7 +244,13 @@ fn the_hashed_address_replays_the_murmur_models_and_refuses_the_rest() {
     assert_eq!(v["result"]["draws"][0]["raw"], h.to_string());
     assert!(run(&noise("sglang-0.5", "")).is_ok());
     let e = refused(&noise("sglang-0.5", r#","draft":true"#));
-    assert!(e.contains("only vLLM 0.33 has draft noise"), "{e}");
+    assert!(e.contains("only vLLM 0.33 salts draft noise"), "{e}");
+    // SGLang's fast_sample hashes the salted seed, its tokens the columns.
+    let v = answer(&noise("sglang-0.5-fast-sample", ""));
+    let h = exporace::murmur3::hash32(42 + 0x4452_4146_545F_0000, 3, 1, 0);
+    assert_eq!(v["result"]["draws"][1]["raw"], h.to_string());
+    let e = refused(&noise("sglang-0.5-fast-sample", r#","draft":true"#));
+    assert!(e.contains("SGLang's is sglang-0.5-fast-sample"), "{e}");
     let e = refused(&noise("triton-flipped", ""));
     assert!(e.contains("not triton-flipped"), "{e}");
     let e = refused(&noise("vllm-0.33-f64", r#","pos":1"#));

