@@ -9,12 +9,14 @@
 // the `wasm` profile): 1,975,826 bytes packed, 10,017,782 unpacked (the
 // single-threaded wasm 4,623,216 bytes, the threaded 5,033,740). Raised the
 // same day for the JAX, MLX and fused hashed-race recipes, from 2,250,921
-// bytes packed and 11.85 MB unpacked (f7ee323), plus 5%.
+// bytes packed and 11.85 MB unpacked (f7ee323), plus 5%; raised again for
+// each model's engine, versions and tie rule and SGLang's fast_sample model,
+// from 2,372,670 bytes packed and 12,473,959 unpacked (2510d05), plus 5%.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-export const BUDGET_PACKED_BYTES = 2_365_000;
-export const BUDGET_UNPACKED_BYTES = 12_450_000;
+export const BUDGET_PACKED_BYTES = 2_492_000;
+export const BUDGET_UNPACKED_BYTES = 13_100_000;
 
 const { measure } = await import(`${process.env.EXPORACE_ROOT}/scripts/package-size.mjs`);
 const size = measure(process.env.EXPORACE_TARBALL);
