@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import importlib.metadata
-import json
 import platform
 import subprocess
 import sys
@@ -18,6 +17,7 @@ import torch
 from . import __doc__ as DOC
 from .cases import kernel_cases
 from .exporace import Exporace
+from .report import write as write_report
 from .rejection_cases import rejection_cases
 from . import gumbel_cpu
 from .runner import Fixtures, run_kernel, run_rejection
@@ -154,11 +154,8 @@ def main():
         "rejection_cases": rejection,
         "gumbel_cases": gumbel["rows"],
         "fixtures_written": fixtures.written,
-        "exporace_calls": ex.calls,
-        "seconds": round(time.time() - t0, 1),
     }
-    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.out).write_text(json.dumps(report, indent=1) + "\n")
+    write_report(args.out, report, ex.calls, t0)
     k, r = report["kernel"], report["rejection"]
     print(
         f"\nkernel ids equal {k['equal']}/{k['ids']} in {k['cases']} cases; "

@@ -19,6 +19,7 @@ from typing import Callable
 import numpy as np
 
 from .exporace import Exporace, enc
+from .report import write as write_report
 
 VOCABS = [1, 7, 1000, 32000, 151936]
 # Request shapes for the noise checks; at most WINDOW elements of each end
@@ -276,11 +277,8 @@ def main(doc: str, engine) -> None:
         },
         "noise_cases": noise,
         "categorical_cases": cats,
-        "exporace_calls": ex.calls,
-        "seconds": round(time.time() - t0, 1),
     }
-    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.out).write_text(json.dumps(report, indent=1) + "\n")
+    write_report(args.out, report, ex.calls, t0)
     n, k = report["noise"], report["categorical"]
     print(
         f"\nnoise values equal {n['equal']}/{n['values']} in {n['cases']} requests; "

@@ -93,6 +93,27 @@ fn documented_floors_of_the_domain() {
     assert!((flipped.max_finite_gumbel - 21.49).abs() < 0.01);
 }
 
+/// The fp32 model reads its table block by block, each unpacked on first
+/// use: in every block (first, middle and last entry) and at the table's two
+/// ends, its draw equals the whole table's entry.
+#[test]
+fn the_model_reads_every_block_of_the_table() {
+    let table = fastlog_table();
+    let model = TorchCuda::<f32>::new();
+    let block = 1usize << 14;
+    let ks = (0..table.len() / block)
+        .flat_map(|b| [b * block + 1, b * block + block / 2, (b + 1) * block])
+        .filter(|&k| k >= 2);
+    for k in ks {
+        // u = 1 - k 2^-24: the largest raw word whose uniform rounds there.
+        let target_u = 1.0 - k as f64 * 2f64.powi(-24);
+        let raw = ((target_u * 2f64.powi(32)) as u64).min(u32::MAX as u64);
+        let d = model.transform(raw);
+        assert_eq!(d.uniform, target_u, "k {k}: raw {raw:#x} off the grid");
+        assert_eq!(d.e.to_bits(), table[k - 1].to_bits(), "k {k}");
+    }
+}
+
 #[test]
 fn fastlog_table_is_the_measured_one() {
     let table = fastlog_table();
