@@ -6,10 +6,7 @@ use alloc::vec::Vec;
 
 use super::exact_score::{ExactScore, exact_argmax};
 use super::flip::{DifferingToken, FlipReport, beats_score, compare};
-use crate::models::{
-    InvQBounds, LANES, LaneWords, NoiseModel, fill_model_inv_q, for_each_token, lane_words,
-    race_words,
-};
+use crate::models::{InvQBounds, LANES, NoiseModel, fill_model_inv_q, lane_words, race_raws};
 use exporace::noise::Stream;
 use exporace::{Form, NanPolicy, NoiseFloat, RaceResult, Result, validate};
 
@@ -36,7 +33,7 @@ use exporace::{Form, NanPolicy, NoiseFloat, RaceResult, Result, validate};
 /// assert!(r.exact_winner < 3);
 /// # Ok::<(), exporace::Error>(())
 /// ```
-pub fn compare_models<MA: NoiseModel, MB: NoiseModel>(
+pub fn compare_models<MA: NoiseModel + ?Sized, MB: NoiseModel + ?Sized>(
     weights: &[f32],
     a: &MA,
     b: &MB,
@@ -59,23 +56,26 @@ pub fn compare_models<MA: NoiseModel, MB: NoiseModel>(
         };
         compare(Form::Mul, weights, &noise_a, &noise_b, &reference, policy)
     };
+    // Each model's raw integers, a step of 16 tokens per call: the models
+    // may be trait objects.
     let steps = lane_words(seed, Stream::Race, row, weights.len());
+    let raws_a: Vec<[u64; LANES]> = steps.iter().map(|&w| a.raw_lanes(w)).collect();
+    let raws_b: Vec<[u64; LANES]> = steps.iter().map(|&w| b.raw_lanes(w)).collect();
     let (bounds_a, bounds_b) = (InvQBounds::new(a), InvQBounds::new(b));
-    let ra = race_words(a, &bounds_a, weights, policy, |s| steps[s])?;
-    let rb = race_words(b, &bounds_b, weights, policy, |s| steps[s])?;
+    let ra = race_raws(a, &bounds_a, weights, policy, |s| raws_a[s])?;
+    let rb = race_raws(b, &bounds_b, weights, policy, |s| raws_b[s])?;
     let exact_winner = if MB::Float::BITS > MA::Float::BITS {
-        exact_winner(b, &bounds_b, &rb, weights, &steps, policy)
+        exact_winner(b, &bounds_b, &rb, weights, &raws_b, policy)
     } else {
-        exact_winner(a, &bounds_a, &ra, weights, &steps, policy)
+        exact_winner(a, &bounds_a, &ra, weights, &raws_a, policy)
     };
     let Some(e) = exact_winner else {
         return filled();
     };
-    let [w0, w1] = steps[e / LANES];
-    let words_e = [w0[e % LANES], w1[e % LANES], 0, 0];
+    let raw_of = |raws: &[[u64; LANES]], t: usize| raws[t / LANES][t % LANES];
     let (na_e, nb_e) = (
-        a.transform(a.raw(words_e)).inv_q(),
-        b.transform(b.raw(words_e)).inv_q(),
+        a.transform(raw_of(&raws_a, e)).inv_q(),
+        b.transform(raw_of(&raws_b, e)).inv_q(),
     );
     let (sa_e, sb_e) = (
         Form::Mul.score(weights[e], na_e),
@@ -93,16 +93,16 @@ pub fn compare_models<MA: NoiseModel, MB: NoiseModel>(
     };
     let e_score = ExactScore::new(Form::Mul, weights[e], reference(na_e, nb_e));
     let mut differing = Vec::new();
-    for_each_token(weights, &steps, |t, wt, w| {
+    for (t, &wt) in weights.iter().enumerate() {
         if t == e {
-            return;
+            continue;
         }
-        let (raw_a, raw_b) = (a.raw(w), b.raw(w));
+        let (raw_a, raw_b) = (raw_of(&raws_a, t), raw_of(&raws_b, t));
         // A bounded score below the winner's cannot beat it (nor tie it).
         let loses_a = Form::Mul.score(wt, bounds_a.upper(raw_a)) < sa_e;
         let loses_b = Form::Mul.score(wt, bounds_b.upper(raw_b)) < sb_e;
         if loses_a && loses_b {
-            return;
+            continue;
         }
         let (na, nb) = (a.transform(raw_a).inv_q(), b.transform(raw_b).inv_q());
         let beats_in_a = beats_score(Form::Mul.score(wt, na), sa_e, t < e, policy);
@@ -113,7 +113,7 @@ pub fn compare_models<MA: NoiseModel, MB: NoiseModel>(
                 t, beats_in_a, beats_in_b, &s, &e_score, policy,
             ));
         }
-    });
+    }
     Ok(FlipReport::new(ra, rb, e, differing))
 }
 
@@ -121,12 +121,12 @@ pub fn compare_models<MA: NoiseModel, MB: NoiseModel>(
 /// tokens whose bounded score reaches `race`'s winning score (the race of
 /// the same model): the others' exact scores are below the race winner's.
 /// `None` when that score is NaN.
-fn exact_winner<M: NoiseModel>(
+fn exact_winner<M: NoiseModel + ?Sized>(
     model: &M,
     bounds: &InvQBounds<M::Float>,
     race: &RaceResult<M::Float>,
     weights: &[f32],
-    steps: &[LaneWords],
+    raws: &[[u64; LANES]],
     policy: NanPolicy,
 ) -> Option<usize> {
     let bar = race.winner.score;
@@ -134,8 +134,8 @@ fn exact_winner<M: NoiseModel>(
         return None;
     }
     let (mut tokens, mut w, mut n) = (Vec::new(), Vec::new(), Vec::new());
-    for_each_token(weights, steps, |t, wt, words| {
-        let raw = model.raw(words);
+    for (t, &wt) in weights.iter().enumerate() {
+        let raw = raws[t / LANES][t % LANES];
         // Not below: a number at least the bar, or NaN.
         let below = Form::Mul.score(wt, bounds.upper(raw)) < bar;
         if !below {
@@ -143,7 +143,7 @@ fn exact_winner<M: NoiseModel>(
             w.push(wt);
             n.push(model.transform(raw).inv_q().to_f64());
         }
-    });
+    }
     // The race's winner is among them: its bound is at least its score.
     Some(tokens[exact_argmax(Form::Mul, &w, &n, policy)])
 }

@@ -33,7 +33,7 @@ fn first_true(hi: u64, pred: impl Fn(u64) -> bool) -> u128 {
 }
 
 /// Finds a model's extreme draws.
-pub fn extremes<M: NoiseModel>(model: &M) -> Extremes<M::Float> {
+pub fn extremes<M: NoiseModel + ?Sized>(model: &M) -> Extremes<M::Float> {
     let max = model.raw_max();
     let span = max as f64 + 1.0;
     let e = |raw: u64| model.transform(raw).e;

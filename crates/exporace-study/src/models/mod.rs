@@ -60,14 +60,14 @@ pub use gumbel::{TritonClassic, TritonFlipped, U64Classic, U64Flipped};
 pub use ideal::Ideal;
 pub use jax::{Jax, JaxHigh, XlaBackend, jax_bits, jax_high_uniform, jax_uniform};
 pub use mlx::{MlxCpu, mlx_bits, mlx_uniform};
-pub use model::{Branch, Draw, ModelFacts, NoiseKind, NoiseModel};
+pub use model::{Branch, Draw, LANES, ModelFacts, NoiseKind, NoiseModel};
 pub use mrv2::{MRV2_DRAFT_SALT, MRV2_MAX_POS, check_mrv2_pos, mrv2_key, mrv2_uniform};
 pub use murmur::{
     SglangMurmur, VLLM_DRAFT_SALT, VllmMurmur32, VllmMurmur64, sglang_noise, vllm_log1p_neg_stable,
     vllm_random53, vllm_uniform32, vllm_uniform64,
 };
 pub use race::{InvQBounds, fill_model_inv_q, race_model};
-pub(crate) use race::{LANES, LaneWords, for_each_token, lane_words, race_words};
+pub(crate) use race::{lane_words, race_raws};
 pub use splitmix::{VllmCpuSplitMix, vllm_cpu_bits, vllm_cpu_key, vllm_cpu_uniform};
 pub use torch_cpu::TorchCpu;
 pub use torch_cuda::{FASTLOG_LEN, TorchCpuCompiled, TorchCuda, fastlog_table};

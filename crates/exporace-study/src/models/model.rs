@@ -148,6 +148,14 @@ pub struct ModelFacts {
     pub stream: &'static str,
 }
 
+/// Tokens in one step of [`NoiseModel::raw_lanes`]: Philox runs on 16
+/// lanes.
+///
+/// ```
+/// assert_eq!(exporace_study::models::LANES, 16);
+/// ```
+pub const LANES: usize = 16;
+
 /// A noise recipe.
 pub trait NoiseModel: Sync + Send {
     /// The noise type the recipe computes in.
@@ -158,6 +166,15 @@ pub trait NoiseModel: Sync + Send {
 
     /// The raw uniform integer this model reads from one Philox block.
     fn raw(&self, words: [u32; 4]) -> u64;
+
+    /// [`raw`](Self::raw) for a step of [`LANES`] tokens whose Philox words
+    /// 0 and 1 are `words[0][l]` and `words[1][l]` (words 2 and 3 are 0: no
+    /// catalogue recipe reads them). One call serves 16 tokens where the
+    /// model is a trait object.
+    fn raw_lanes(&self, words: [[u32; LANES]; 2]) -> [u64; LANES] {
+        let [w0, w1] = words;
+        core::array::from_fn(|l| self.raw([w0[l], w1[l], 0, 0]))
+    }
 
     /// The largest raw integer (the smallest is 0).
     fn raw_max(&self) -> u64;

@@ -19,12 +19,10 @@ use exporace::noise::{self, Stream};
 use exporace::{Error, Form, NanPolicy, NoiseFloat, RaceResult, Result, Standings, validate};
 
 use super::NoiseModel;
+use super::model::LANES;
 
 /// Buckets of raw integers per model, as a power of two.
 const BUCKET_BITS: u32 = 12;
-
-/// Tokens per Philox lane step.
-pub(crate) const LANES: usize = 16;
 
 /// Upper bounds of a model's `inv_q` over buckets of its raw integers.
 #[derive(Clone, Debug)]
@@ -44,7 +42,7 @@ impl<T: NoiseFloat> InvQBounds<T> {
     /// let raw = 12_345_678_901;
     /// assert!(model.transform(raw).inv_q() <= bounds.upper(raw));
     /// ```
-    pub fn new<M: NoiseModel<Float = T>>(model: &M) -> Self {
+    pub fn new<M: NoiseModel<Float = T> + ?Sized>(model: &M) -> Self {
         let max = model.raw_max();
         let bits = u64::BITS - max.leading_zeros();
         let shift = bits.saturating_sub(BUCKET_BITS);
@@ -88,7 +86,7 @@ impl<T: NoiseFloat> InvQBounds<T> {
 /// model.fill_inv_q(9, 4, &mut one_by_one);
 /// assert_eq!(lanes, one_by_one);
 /// ```
-pub fn fill_model_inv_q<M: NoiseModel>(
+pub fn fill_model_inv_q<M: NoiseModel + ?Sized>(
     model: &M,
     seed: u64,
     stream: Stream,
@@ -111,22 +109,6 @@ pub(crate) fn lane_words(seed: u64, stream: Stream, row: u64, len: usize) -> Vec
     (0..len.div_ceil(LANES))
         .map(|step| noise::first_words_lanes::<LANES>(seed, stream, row, (step * LANES) as u32))
         .collect()
-}
-
-/// Calls `visit(token, words)` for each token of `weights` in order, with its
-/// weight and its Philox words from `steps` (words 2 and 3 are 0: no
-/// catalogue recipe reads them).
-#[inline(always)]
-pub(crate) fn for_each_token(
-    weights: &[f32],
-    steps: &[LaneWords],
-    mut visit: impl FnMut(usize, f32, [u32; 4]),
-) {
-    for (step, (chunk, [w0, w1])) in weights.chunks(LANES).zip(steps).enumerate() {
-        for (l, &w) in chunk.iter().enumerate() {
-            visit(step * LANES + l, w, [w0[l], w1[l], 0, 0]);
-        }
-    }
 }
 
 /// `argmax_i w_i * inv_q_i` with `inv_q_i` the model's noise at (seed,
@@ -157,29 +139,33 @@ pub fn race_model<M: NoiseModel>(
     row: u64,
     policy: NanPolicy,
 ) -> Result<RaceResult<M::Float>> {
-    race_words(model, bounds, weights, policy, |step| {
-        noise::first_words_lanes::<LANES>(seed, stream, row, (step * LANES) as u32)
+    race_raws(model, bounds, weights, policy, |step| {
+        model.raw_lanes(noise::first_words_lanes::<LANES>(
+            seed,
+            stream,
+            row,
+            (step * LANES) as u32,
+        ))
     })
 }
 
-/// [`race_model`] with each step's Philox words from `step_words(step)`
-/// (steps of [`LANES`] tokens, in order).
+/// [`race_model`] with each step's raw integers from `step_raws(step)`
+/// (steps of [`LANES`] tokens, in order; lanes past the last token unread).
 #[inline(always)]
-pub(crate) fn race_words<M: NoiseModel>(
+pub(crate) fn race_raws<M: NoiseModel + ?Sized>(
     model: &M,
     bounds: &InvQBounds<M::Float>,
     weights: &[f32],
     policy: NanPolicy,
-    mut step_words: impl FnMut(usize) -> LaneWords,
+    mut step_raws: impl FnMut(usize) -> [u64; LANES],
 ) -> Result<RaceResult<M::Float>> {
     validate::vocab(weights.len())?;
     validate::weights("weights", weights, 0)?;
     let mut standings = Standings::new(policy);
     let mut bar: Option<M::Float> = None;
     for (step, chunk) in weights.chunks(LANES).enumerate() {
-        let [w0, w1] = step_words(step);
-        for (l, &w) in chunk.iter().enumerate() {
-            let raw = model.raw([w0[l], w1[l], 0, 0]);
+        let raws = step_raws(step);
+        for (l, (&w, &raw)) in chunk.iter().zip(&raws).enumerate() {
             if let Some(b) = bar
                 && Form::Mul.score(w, bounds.upper(raw)) <= b
             {

@@ -241,17 +241,21 @@ pub struct CompareBody {
     pub row: u64,
 }
 
-struct CompareB<'a, MA> {
-    a: &'a MA,
+/// The second visit of a comparison: model A, already chosen, as a trait
+/// object, so `compare_models` is built once per pair of noise types, not
+/// once per pair of catalogue models.
+struct CompareB<'a, FA> {
+    a: &'a dyn NoiseModel<Float = FA>,
     weights: &'a [f32],
     seed: u64,
     row: u64,
     policy: NanPolicy,
 }
 
-impl<MA: NoiseModel> ModelVisitor for CompareB<'_, MA> {
+impl<FA: NoiseFloat> ModelVisitor for CompareB<'_, FA> {
     type Output = Result<CompareOut>;
     fn visit<MB: NoiseModel>(self, b: &MB) -> Result<CompareOut> {
+        let b: &dyn NoiseModel<Float = MB::Float> = b;
         let r =
             forensics::compare_models(self.weights, self.a, b, self.seed, self.row, self.policy)?;
         let (fa, fb) = (self.a.facts(), b.facts());
@@ -274,6 +278,7 @@ struct CompareA<'a> {
 impl ModelVisitor for CompareA<'_> {
     type Output = Result<CompareOut>;
     fn visit<MA: NoiseModel>(self, a: &MA) -> Result<CompareOut> {
+        let a: &dyn NoiseModel<Float = MA::Float> = a;
         self.b.visit(CompareB {
             a,
             weights: self.weights,
