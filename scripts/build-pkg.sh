@@ -95,9 +95,20 @@ fi
 
 step "package files"
 cp "$src/package.json" "$src/exporace.d.ts" "$out/"
+cp -r "$src/types" "$out/types"
 # The same declarations for require(): TypeScript reads a .d.ts of this ES
-# module package as ES module syntax.
-cp "$src/exporace.d.ts" "$out/exporace.d.cts"
+# module package as ES module syntax, so each file is also a .d.cts whose
+# imports name the .d.cts files (`./x.cjs`).
+cts() { sed -E 's#(from "\./(types/)?[a-z]+)\.js";$#\1.cjs";#' "$1" >"$2"; }
+cts "$src/exporace.d.ts" "$out/exporace.d.cts"
+for f in "$src"/types/*.d.ts; do
+  n=$(basename "$f" .d.ts)
+  cts "$f" "$out/types/$n.d.cts"
+done
+if grep -n 'from "\./.*\.js";$' "$out/exporace.d.cts" "$out"/types/*.d.cts >&2; then
+  echo "build-pkg: a .d.cts file still imports a .js declaration" >&2
+  exit 1
+fi
 cp crates/exporace-wasm/README.md "$out/README.md"
 cp LICENSE-MIT LICENSE-APACHE "$out/"
 ls -l "$out" "$out"/*/

@@ -1,15 +1,16 @@
-// Every value the declarations (exporace.d.ts) export exists at run time, in
+// Every value the declarations (exporace.d.ts and types/) export exists at run time, in
 // the ES module entry and in the CommonJS one, with the same names.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import * as esm from "exporace";
+import { declarations } from "./declarations.mjs";
 
 const require = createRequire(import.meta.url);
 const cjs = require("exporace");
 const root = require.resolve("exporace/package.json").replace(/package\.json$/, "");
-const dts = readFileSync(`${root}exporace.d.ts`, "utf8");
+const dts = declarations(root);
 const declared = [...dts.matchAll(/^export (?:declare )?(?:function|class|const) ([A-Za-z0-9_]+)/gm)].map((m) => m[1]);
 
 test("the declarations export functions and classes", () => {

@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import * as ex from "exporace";
+import { declarations } from "./declarations.mjs";
 
 const dir = process.env.EXPORACE_GOLDEN;
 const json = (f) => JSON.parse(readFileSync(`${dir}/${f}`, "utf8"));
@@ -160,7 +161,7 @@ const garbage = [
 
 // The codes the declarations list for ExporaceError.
 const root = createRequire(import.meta.url).resolve("exporace/package.json").replace(/package\.json$/, "");
-const dts = readFileSync(`${root}exporace.d.ts`, "utf8");
+const dts = declarations(root);
 const codes = [...dts.slice(dts.indexOf("export type ErrorCode"), dts.indexOf("export class ExporaceError")).matchAll(/"([A-Z_]+)"/g)].map((m) => m[1]);
 
 const golden = () => {

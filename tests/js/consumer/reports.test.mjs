@@ -1,5 +1,5 @@
 // Every example scenario's report, as run() answers it, has the fields its
-// op's variant of the declared Report type lists (exporace.d.ts), at the top
+// op's variant of the declared Report type lists (types/reports.d.ts), at the top
 // of `result`.
 import { test } from "node:test";
 import assert from "node:assert/strict";
