@@ -109,7 +109,7 @@ pub fn load(args: &AuditArgs) -> Result<(String, Dump), IoError> {
     if let Some(path) = &args.dump {
         let name = path.display().to_string();
         let tensors = read_safetensors_file(path)?;
-        return Ok((name.clone(), Dump::from_tensors(&name, &tensors)?));
+        return Ok((name.clone(), Dump::from_tensor_map(&name, tensors)?));
     }
     let files: [(&str, &Option<PathBuf>); 7] = [
         ("target_probs", &args.target_probs),
@@ -127,7 +127,7 @@ pub fn load(args: &AuditArgs) -> Result<(String, Dump), IoError> {
         }
     }
     let name = "the .npy files".to_string();
-    Ok((name.clone(), Dump::from_tensors(&name, &tensors)?))
+    Ok((name.clone(), Dump::from_tensor_map(&name, tensors)?))
 }
 
 fn svg_charts(dir: &Path, positions: &[PositionReport]) -> Result<Vec<PathBuf>, String> {

@@ -6,6 +6,8 @@
 //! of the positions (in parallel, so a caller can show progress and stop
 //! between slices); [`Audit::report`] puts the findings together as JSON.
 
+use std::borrow::Cow;
+
 use exporace::{Bonus, Form, NanPolicy, NoiseFloat, Precision, RejectionInputs, rejection_sample};
 use exporace_study::forensics::{DeadZone, compare, dead_zone, overflow_anatomy};
 use exporace_study::models::{CATALOGUE, CatalogueEntry, ModelVisitor, NoiseModel};
@@ -40,6 +42,16 @@ fn num(x: f64) -> Value {
     } else {
         json!(x)
     }
+}
+
+/// Whether every value is its own cast to f32 and back, bit for bit.
+fn f32_exact(values: &[f64]) -> bool {
+    // In blocks without an early exit, so that the check runs in lanes.
+    values.chunks(256).all(|c| {
+        c.iter().fold(true, |ok, &x| {
+            ok & ((x as f32 as f64).to_bits() == x.to_bits())
+        })
+    })
 }
 
 /// One draft position's findings.
@@ -163,9 +175,12 @@ fn audit_position(
     p
 }
 
-fn rejection_rows(dump: &Dump, noise64: &[f64], policy: NanPolicy) -> Option<Value> {
+fn rejection_rows(
+    dump: &Dump,
+    (noise64, noise32): (&[f64], &[f32]),
+    policy: NanPolicy,
+) -> Option<Value> {
     let (uniform, bonus) = (dump.uniform.as_ref()?, dump.bonus_token_ids.as_ref()?);
-    let noise32: Vec<f32> = noise64.iter().map(|&x| x as f32).collect();
     fn run<T: NoiseFloat>(
         dump: &Dump,
         uniform: &[f64],
@@ -190,7 +205,7 @@ fn rejection_rows(dump: &Dump, noise64: &[f64], policy: NanPolicy) -> Option<Val
             Err(e) => json!({ "error": e.to_string() }),
         }
     }
-    let a = run(dump, uniform, bonus, &noise32, policy);
+    let a = run(dump, uniform, bonus, noise32, policy);
     let b = run(dump, uniform, bonus, noise64, policy);
     Some(json!({ "output_f32": a, "output_f64": b, "differs": a != b }))
 }
@@ -252,7 +267,7 @@ pub struct Audit<'a> {
     dump: &'a Dump,
     options: AuditOptions<'a>,
     entry: &'static CatalogueEntry,
-    noise64: Vec<f64>,
+    noise64: Cow<'a, [f64]>,
     noise32: Vec<f32>,
     at: Vec<(usize, usize, usize)>,
 }
@@ -273,9 +288,13 @@ impl<'a> Audit<'a> {
             )
         })?;
         dump.validate().map_err(|e| e.to_string())?;
-        let noise64: Vec<f64> = match options.precision {
-            Precision::F64 => dump.inv_q.clone(),
-            Precision::F32 => dump.inv_q.iter().map(|&x| x as f32 as f64).collect(),
+        // At f32 the values are cast; values that are f32 already (an
+        // `inv_q` stored as f32) are borrowed as they are.
+        let noise64: Cow<'a, [f64]> = match options.precision {
+            Precision::F32 if !f32_exact(&dump.inv_q) => {
+                Cow::Owned(dump.inv_q.iter().map(|&x| x as f32 as f64).collect())
+            }
+            _ => Cow::Borrowed(&dump.inv_q),
         };
         let noise32: Vec<f32> = noise64.iter().map(|&x| x as f32).collect();
         let batch = dump.batch();
@@ -364,7 +383,7 @@ impl<'a> Audit<'a> {
             "num_tokens": batch.num_tokens(), "precision": self.options.precision.to_string(),
             "inv_q_dtype": dump.inv_q_dtype.name(), "nan_policy": policy.name(),
             "model": self.entry.name, "summary": summary, "positions": positions,
-            "rejection": rejection_rows(dump, &self.noise64, policy),
+            "rejection": rejection_rows(dump, (&self.noise64, &self.noise32), policy),
         })
     }
 }

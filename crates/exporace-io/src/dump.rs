@@ -80,8 +80,15 @@ fn vector(name: &str, t: &Tensor, len: usize, what: &str) -> Result<()> {
 impl Dump {
     /// Reads a dump from its named tensors (`file` labels errors). Shapes
     /// are checked against each other; values are checked by
-    /// [`Dump::validate`].
+    /// [`Dump::validate`]. [`Dump::from_tensor_map`] does the same without
+    /// copying the tensors.
     pub fn from_tensors(file: &str, tensors: &BTreeMap<String, Tensor>) -> Result<Dump> {
+        Dump::from_tensor_map(file, tensors.clone())
+    }
+
+    /// [`Dump::from_tensors`], taking the tensors: elements already in the
+    /// type the dump holds are moved, not copied.
+    pub fn from_tensor_map(file: &str, mut tensors: BTreeMap<String, Tensor>) -> Result<Dump> {
         let get = |tensor: &'static str| {
             tensors.get(tensor).ok_or_else(|| IoError::Missing {
                 file: file.to_string(),
@@ -102,35 +109,45 @@ impl Dump {
         let b = cu.shape[0];
         let inv_q = get("inv_q")?;
         matrix("inv_q", inv_q, Some((b, "B")), v)?;
-        let draft_probs = match tensors.get("draft_probs") {
+        let inv_q_dtype = inv_q.dtype();
+        let draft_probs = match tensors.remove("draft_probs") {
             Some(d) => {
-                matrix("draft_probs", d, Some((t, "T")), v)?;
-                Some(d.probs_f32("draft_probs")?)
+                matrix("draft_probs", &d, Some((t, "T")), v)?;
+                Some(d.into_probs_f32("draft_probs")?)
             }
             None => None,
         };
-        let uniform = match tensors.get("uniform") {
+        let uniform = match tensors.remove("uniform") {
             Some(u) => {
-                vector("uniform", u, t, "T")?;
-                Some(u.floats_f64("uniform")?)
+                vector("uniform", &u, t, "T")?;
+                Some(u.into_floats_f64("uniform")?)
             }
             None => None,
         };
-        let bonus_token_ids = match tensors.get("bonus_token_ids") {
+        let bonus_token_ids = match tensors.remove("bonus_token_ids") {
             Some(x) => {
-                vector("bonus_token_ids", x, b, "B")?;
+                vector("bonus_token_ids", &x, b, "B")?;
                 Some(x.ids_i32("bonus_token_ids")?)
             }
             None => None,
         };
+        // Each was found above.
+        let mut take = |tensor: &'static str| {
+            tensors.remove(tensor).ok_or_else(|| IoError::Missing {
+                file: file.to_string(),
+                tensor,
+            })
+        };
+        let (tp, inv_q) = (take("target_probs")?, take("inv_q")?);
+        let (cu, ids) = (take("cu_num_draft_tokens")?, take("draft_token_ids")?);
         Ok(Dump {
             vocab_size: v,
             cu_num_draft_tokens: cu.ids_i32("cu_num_draft_tokens")?,
             draft_token_ids: ids.ids_i32("draft_token_ids")?,
-            target_probs: tp.probs_f32("target_probs")?,
+            target_probs: tp.into_probs_f32("target_probs")?,
             draft_probs,
-            inv_q: inv_q.floats_f64("inv_q")?,
-            inv_q_dtype: inv_q.dtype(),
+            inv_q: inv_q.into_floats_f64("inv_q")?,
+            inv_q_dtype,
             uniform,
             bonus_token_ids,
         })

@@ -195,6 +195,24 @@ impl Tensor {
         }
     }
 
+    /// [`Tensor::probs_f32`] of a tensor given up: f32 elements are moved,
+    /// not copied.
+    pub fn into_probs_f32(self, name: &str) -> Result<Vec<f32>> {
+        if let Data::F32(v) = self.data {
+            return Ok(v);
+        }
+        self.probs_f32(name)
+    }
+
+    /// [`Tensor::floats_f64`] of a tensor given up: f64 elements are moved,
+    /// not copied.
+    pub fn into_floats_f64(self, name: &str) -> Result<Vec<f64>> {
+        if let Data::F64(v) = self.data {
+            return Ok(v);
+        }
+        self.floats_f64(name)
+    }
+
     /// Noise or uniforms as f64: f64 as is, f32 widened exactly.
     pub fn floats_f64(&self, name: &str) -> Result<Vec<f64>> {
         match &self.data {

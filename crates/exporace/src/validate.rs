@@ -7,6 +7,10 @@ use crate::float::NoiseFloat;
 /// The largest size engines index with 32-bit ids.
 pub const MAX_SIZE: usize = i32::MAX as usize;
 
+/// Values checked together by the value checks before they look for the
+/// first problem one by one: blocks that run in SIMD lanes.
+const LANE_BLOCK: usize = 256;
+
 /// Checks a size against [`MAX_SIZE`].
 ///
 /// ```
@@ -83,6 +87,15 @@ pub fn vocab(vocab_size: usize) -> Result<()> {
 /// assert!(matches!(bad, Err(Error::BadValue { at, problem: ValueProblem::Negative, .. }) if at.index == 1));
 /// ```
 pub fn weights(tensor: &'static str, values: &[f32], row_len: usize) -> Result<()> {
+    // All of them checked in lanes first (no exit per value); the loop below
+    // finds the first problem.
+    let clean = values.chunks(LANE_BLOCK).all(|c| {
+        c.iter()
+            .fold(true, |ok, &v| ok & (0.0..f32::INFINITY).contains(&v))
+    });
+    if clean {
+        return Ok(());
+    }
     for (index, &v) in values.iter().enumerate() {
         let problem = if v.is_nan() {
             ValueProblem::Nan
@@ -114,6 +127,13 @@ pub fn weights(tensor: &'static str, values: &[f32], row_len: usize) -> Result<(
 /// assert!(matches!(noise("q", &[1.0, -0.0f32], 0), Err(Error::BadValue { problem: ValueProblem::NegativeZero, .. })));
 /// ```
 pub fn noise<T: NoiseFloat>(tensor: &'static str, values: &[T], row_len: usize) -> Result<()> {
+    let clean = values.chunks(LANE_BLOCK).all(|c| {
+        c.iter()
+            .fold(true, |ok, &v| ok & (!v.is_sign_negative() | v.is_nan()))
+    });
+    if clean {
+        return Ok(());
+    }
     for (index, &v) in values.iter().enumerate() {
         // NaN carries a sign bit too, and is legal whatever its sign.
         if v.is_sign_negative() && !v.is_nan() {
