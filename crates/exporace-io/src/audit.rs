@@ -9,7 +9,7 @@
 use std::borrow::Cow;
 
 use exporace::{Bonus, Form, NanPolicy, NoiseFloat, Precision, RejectionInputs, rejection_sample};
-use exporace_study::forensics::{DeadZone, compare, dead_zone, overflow_anatomy};
+use exporace_study::forensics::{DeadZone, compare_on_reference, dead_zone, overflow_entries};
 use exporace_study::models::{CATALOGUE, CatalogueEntry, ModelVisitor, NoiseModel};
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -93,22 +93,44 @@ pub struct PositionReport {
     pub error: Option<String>,
 }
 
+/// The overflow entries of a position's race, its inputs checked with the
+/// dump's (weights from valid probabilities, noise never negative).
 fn overflow_list<T: NoiseFloat>(w: &[f32], noise: &[T]) -> Vec<Value> {
-    overflow_anatomy(Form::Mul, w, noise)
-        .map(|r| {
-            r.entries
-                .iter()
-                .map(|e| {
-                    json!({
-                        "token": e.token,
-                        "weight": e.weight,
-                        "inv_q": num(e.noise.to_f64()),
-                        "score": if e.score_nan { json!("nan") } else if e.score_inf { json!("inf") } else { json!(null) },
-                    })
-                })
-                .collect()
+    overflow_entries(Form::Mul, w, noise)
+        .iter()
+        .map(|e| {
+            json!({
+                "token": e.token,
+                "weight": e.weight,
+                "inv_q": num(e.noise.to_f64()),
+                "score": if e.score_nan { json!("nan") } else if e.score_inf { json!("inf") } else { json!(null) },
+            })
         })
-        .unwrap_or_default()
+        .collect()
+}
+
+/// The residual weights of draft position `t` into `w`, as
+/// [`exporace::SpecBatch::residual`] gives them, a row at a time.
+fn residual_row(dump: &Dump, t: usize, w: &mut Vec<f32>) {
+    let v = dump.vocab_size;
+    let row = &dump.target_probs[t * v..(t + 1) * v];
+    w.clear();
+    match &dump.draft_probs {
+        Some(d) => w.extend(row.iter().zip(&d[t * v..(t + 1) * v]).map(|(&p, &d)| {
+            let r = p - d;
+            if r > 0.0 { r } else { 0.0 }
+        })),
+        None => {
+            w.extend_from_slice(row);
+            // The placeholder (-1) zeroes nothing.
+            if let Some(x) = usize::try_from(dump.draft_token_ids[t])
+                .ok()
+                .and_then(|i| w.get_mut(i))
+            {
+                *x = 0.0;
+            }
+        }
+    }
 }
 
 fn audit_position(
@@ -116,13 +138,13 @@ fn audit_position(
     (noise64, noise32): (&[f64], &[f32]),
     (request, position, t): (usize, usize, usize),
     options: &AuditOptions,
-    dead: impl Fn(&[f32]) -> exporace::Result<DeadZone>,
+    (w, dead): (&mut Vec<f32>, impl Fn(&[f32]) -> exporace::Result<DeadZone>),
 ) -> PositionReport {
-    let batch = dump.batch();
     let v = dump.vocab_size;
-    let w: Vec<f32> = (0..v).map(|i| batch.residual(t, i)).collect();
+    residual_row(dump, t, w);
     let row64 = &noise64[request * v..(request + 1) * v];
     let row32 = &noise32[request * v..(request + 1) * v];
+    let policy = options.nan_policy;
     let mut p = PositionReport {
         request,
         position,
@@ -136,13 +158,20 @@ fn audit_position(
         margin_ulps_f32: None,
         margin_ulps_f64: None,
         differing: Vec::new(),
-        overflow_f32: overflow_list(&w, row32),
-        overflow_f64: overflow_list(&w, row64),
+        overflow_f32: Vec::new(),
+        overflow_f64: Vec::new(),
         dead_zone: None,
         error: None,
     };
-    match compare(Form::Mul, &w, row64, row32, row64, options.nan_policy) {
+    // Every score is finite when both winners are, unless a NaN score can
+    // lose (an infinite one always wins; a NaN one wins or is refused
+    // under the other policies): then no entry overflowed.
+    let mut finite = false;
+    match compare_on_reference(Form::Mul, w, row64, row32, policy) {
         Ok(r) => {
+            finite = policy != NanPolicy::NanNeverWins
+                && r.a.winner.score.is_finite()
+                && r.b.winner.score.is_finite();
             p.token_f64 = Some(r.a.winner.token);
             p.token_f32 = Some(r.b.winner.token);
             p.chosen = Some(match options.precision {
@@ -165,7 +194,11 @@ fn audit_position(
         }
         Err(e) => p.error = Some(e.to_string()),
     }
-    p.dead_zone = match dead(&w) {
+    if !finite {
+        p.overflow_f32 = overflow_list(w, row32);
+        p.overflow_f64 = overflow_list(w, row64);
+    }
+    p.dead_zone = match dead(w) {
         Ok(z) => Some(json!({
             "count": z.tokens.len(), "mass": num(z.mass), "threshold": num(z.threshold),
             "e_min": num(z.e_min), "e_max": num(z.e_max),
@@ -226,11 +259,11 @@ impl<F: Fn() + Sync> ModelVisitor for Positions<'_, F> {
         let a = self.audit;
         self.at
             .par_iter()
-            .map(|&at| {
-                let report =
-                    audit_position(a.dump, (&a.noise64, &a.noise32), at, &a.options, |w| {
-                        dead_zone(model, w)
-                    });
+            // A row of weights per worker, reused from position to position.
+            .map_init(Vec::new, |w, &at| {
+                let dead = |w: &[f32]| dead_zone(model, w);
+                let noise = (&a.noise64[..], &a.noise32[..]);
+                let report = audit_position(a.dump, noise, at, &a.options, (w, dead));
                 (self.tick)();
                 report
             })

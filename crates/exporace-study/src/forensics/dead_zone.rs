@@ -43,9 +43,10 @@ pub fn dead_zone<M: NoiseModel>(model: &M, weights: &[f32]) -> Result<DeadZone> 
     let w_max = w_max as f64;
     let mut tokens = Vec::new();
     let (mut dead, mut total) = (Neumaier::default(), Neumaier::default());
+    let closed = limits_closed(e_min, e_max);
     for (i, &w) in weights.iter().enumerate() {
         total.add(w as f64);
-        if i != head && is_dead(w as f64, w_max, e_min, e_max) {
+        if closed && i != head && product_less(w as f64, e_max, w_max, e_min) {
             tokens.push(i);
             dead.add(w as f64);
         }
@@ -141,7 +142,12 @@ fn e_limits<M: NoiseModel>(model: &M) -> (f64, f64) {
 /// `w / e_min < w_max / e_max`, compared exactly as
 /// `w * e_max < w_max * e_min` (never, when either limit is open).
 fn is_dead(w: f64, w_max: f64, e_min: f64, e_max: f64) -> bool {
-    e_min > 0.0 && e_max.is_finite() && product_less(w, e_max, w_max, e_min)
+    limits_closed(e_min, e_max) && product_less(w, e_max, w_max, e_min)
+}
+
+/// Whether a token can be dead at all: E bounded away from 0 and infinity.
+fn limits_closed(e_min: f64, e_max: f64) -> bool {
+    e_min > 0.0 && e_max.is_finite()
 }
 
 /// The weight below which tokens are dead, `w_max * e_min / e_max` (0 when

@@ -251,6 +251,7 @@ pub fn exact_argmax(form: Form, weights: &[f32], noise: &[f64], policy: NanPolic
 /// assert_eq!(1.0 * a, b * c); // rounded, the products tie
 /// assert!(product_less(1.0, a, b, c)); // exactly, b c = a + 2^-53
 /// ```
+#[inline]
 pub fn product_less(a: f64, ea: f64, b: f64, eb: f64) -> bool {
     // Rounding is monotonic: rounded products that differ order the exact
     // ones, and only a tie needs the products' low parts.

@@ -153,6 +153,60 @@ pub fn compare<A: NoiseFloat, B: NoiseFloat>(
     Ok(FlipReport::new(a, b, exact_winner, differing))
 }
 
+/// [`compare`] with the reference noise itself as pipeline A, that is
+/// `compare(form, weights, reference, noise_b, reference, policy)`: the same
+/// report, exact where rounding could decide, from the two races alone in
+/// the usual case.
+///
+/// Rounding is monotonic, so where A's rounded scores differ they order the
+/// exact ones: a finite winner of A strictly ahead of its runner-up is the
+/// exact winner, and no token beats it in A. Then only tokens that beat it
+/// in B differ, and there are none when B picks it too; otherwise one pass
+/// over B's rounded scores finds them. A tie or an infinite or NaN winner
+/// in A is left to [`compare`].
+///
+/// ```
+/// use exporace::{Form, NanPolicy};
+/// use exporace_study::forensics::{compare, compare_on_reference};
+/// // Token 1 leads token 0 by 2^-40 relative: f32 rounds the two together.
+/// let (w, n) = ([1.0f32, 1.0], [1.0f64, 1.0 + 2f64.powi(-40)]);
+/// let n32: Vec<f32> = n.iter().map(|&x| x as f32).collect();
+/// let r = compare_on_reference(Form::Mul, &w, &n, &n32, NanPolicy::Reject)?;
+/// assert_eq!((r.exact_winner, r.b.winner.token, r.flipped), (1, 0, true));
+/// assert_eq!(r.differing[0].token, 0);
+/// assert_eq!(r, compare(Form::Mul, &w, &n, &n32, &n, NanPolicy::Reject)?);
+/// # Ok::<(), exporace::Error>(())
+/// ```
+pub fn compare_on_reference<B: NoiseFloat>(
+    form: Form,
+    weights: &[f32],
+    reference: &[f64],
+    noise_b: &[B],
+    policy: NanPolicy,
+) -> Result<FlipReport<f64, B>> {
+    let a = race(form, weights, reference, policy)?;
+    let b = race(form, weights, noise_b, policy)?;
+    validate::noise("reference noise", reference, 0)?;
+    let lead = a.winner;
+    let strict = lead.score.is_finite() && a.runner_up.is_none_or(|r| r.score < lead.score);
+    if !strict {
+        return compare(form, weights, reference, noise_b, reference, policy);
+    }
+    let e = lead.token;
+    let mut differing = Vec::new();
+    // B's winner is beaten by no token in B: when it is `e`, nothing differs.
+    if b.winner.token != e {
+        let e_score = ExactScore::new(form, weights[e], reference[e]);
+        for t in (0..weights.len()).filter(|&t| t != e) {
+            if beats_rounded(form, weights, noise_b, t, e, policy) {
+                let s = ExactScore::new(form, weights[t], reference[t]);
+                differing.push(DifferingToken::new(t, false, true, &s, &e_score, policy));
+            }
+        }
+    }
+    Ok(FlipReport::new(a, b, e, differing))
+}
+
 /// fp64 noise against the same noise cast to fp32 (the silent cast of vLLM
 /// #54843), with the exact winner on the fp64 values.
 pub fn compare_cast(

@@ -8,6 +8,6 @@ mod model_compare;
 mod overflow;
 
 pub use dead_zone::{DeadGroups, DeadZone, dead_zone, dead_zone_groups};
-pub use flip::{DifferingToken, FlipReport, compare, compare_cast};
+pub use flip::{DifferingToken, FlipReport, compare, compare_cast, compare_on_reference};
 pub use model_compare::compare_models;
-pub use overflow::{OverflowEntry, OverflowReport, overflow_anatomy};
+pub use overflow::{OverflowEntry, OverflowReport, overflow_anatomy, overflow_entries};

@@ -45,7 +45,29 @@ pub fn overflow_anatomy<T: NoiseFloat>(
 ) -> Result<OverflowReport<T>> {
     // Validation errors (not NaN scores) are the caller's to see.
     race(form, weights, noise, NanPolicy::FirstNanWins)?;
-    let entries = weights
+    let entries = overflow_entries(form, weights, noise);
+    let picks = NanPolicy::ALL
+        .iter()
+        .map(|&p| (p, race(form, weights, noise, p)))
+        .collect();
+    Ok(OverflowReport { entries, picks })
+}
+
+/// The overflow entries of [`overflow_anatomy`] alone, in token order, for
+/// inputs already checked (no race, no picks).
+///
+/// ```
+/// use exporace::Form;
+/// use exporace_study::forensics::overflow_entries;
+/// let e = overflow_entries(Form::Mul, &[0.0, 0.5, 0.5], &[f64::INFINITY, 1.0, f64::NAN]);
+/// assert_eq!(e.iter().map(|e| (e.token, e.score_nan)).collect::<Vec<_>>(), [(0, true), (2, true)]);
+/// ```
+pub fn overflow_entries<T: NoiseFloat>(
+    form: Form,
+    weights: &[f32],
+    noise: &[T],
+) -> Vec<OverflowEntry<T>> {
+    weights
         .iter()
         .zip(noise)
         .enumerate()
@@ -66,10 +88,5 @@ pub fn overflow_anatomy<T: NoiseFloat>(
             };
             (q_zero || e.score_inf || e.score_nan).then_some(e)
         })
-        .collect();
-    let picks = NanPolicy::ALL
-        .iter()
-        .map(|&p| (p, race(form, weights, noise, p)))
-        .collect();
-    Ok(OverflowReport { entries, picks })
+        .collect()
 }
