@@ -55,8 +55,8 @@ pub fn audit(
             let read = py
                 .detach(|| read_safetensors_file(std::path::Path::new(p)))
                 .map_err(|e| errors::value("dump", &e.to_string()))?;
-            let dump =
-                Dump::from_tensors(p, &read).map_err(|e| errors::value("dump", &e.to_string()))?;
+            let dump = Dump::from_tensor_map(p, read)
+                .map_err(|e| errors::value("dump", &e.to_string()))?;
             (p.to_owned(), dump)
         }
         (None, Some(d)) => {
@@ -68,7 +68,7 @@ pub fn audit(
                 let t = tensor(&key, &v)?;
                 map.insert(key, t);
             }
-            let dump = Dump::from_tensors("the tensors", &map)
+            let dump = Dump::from_tensor_map("the tensors", map)
                 .map_err(|e| errors::value("dump", &e.to_string()))?;
             ("the tensors".to_owned(), dump)
         }
