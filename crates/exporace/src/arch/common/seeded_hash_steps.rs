@@ -70,6 +70,26 @@ pub(crate) const fn flip_mask(flip: bool) -> u32 {
     0u32.wrapping_sub(flip as u32)
 }
 
+/// A search of `steps` by the words' hash: `murmur(prefix, flip)` for
+/// Murmur3's (`flip` all ones or zero), `splitmix(key)` for SplitMix64's
+/// where the chunk's tokens stay below `2^32` (its states advance in 64
+/// bits), and `wrapped()` for a chunk that wraps past `u32::MAX` (none of
+/// a real row).
+#[inline(always)]
+pub(crate) fn by_words<L, R>(
+    steps: HashSteps<'_, L>,
+    murmur: impl FnOnce(u32, u32) -> R,
+    splitmix: impl FnOnce(u64) -> R,
+    wrapped: impl FnOnce() -> R,
+) -> R {
+    let wraps = steps.first as u64 + (steps.logits.len() * LANES) as u64 > 1 << 32;
+    match steps.words {
+        Words::Murmur3 { prefix, flip } => murmur(prefix, flip_mask(flip)),
+        Words::SplitMix64 { key } if !wraps => splitmix(key),
+        Words::SplitMix64 { .. } => wrapped(),
+    }
+}
+
 mod sealed {
     /// Only f32 and f64 logits.
     pub trait Sealed {}

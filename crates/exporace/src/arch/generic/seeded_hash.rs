@@ -2,11 +2,12 @@
 //! step of `LANES` tokens with a lane that fails the gate, and its loud
 //! lanes (`arch::common::seeded_hash_steps`). A step's words are Murmur3's
 //! last block and finaliser, or SplitMix64's output function, on every
-//! lane; LLVM vectorises both for the build's registers. [`by_words`] is
-//! the choice of an instruction set's search by the words' hash.
+//! lane; LLVM vectorises both for the build's registers. The instruction
+//! sets with registers of their own take it for a chunk whose tokens wrap
+//! past `u32::MAX` (`arch::common::seeded_hash_regs`).
 
 use crate::arch::common::seeded_hash_steps::{
-    Gate, HashSteps, Logit, Words, flip_mask, loud_lanes, passes,
+    Gate, HashSteps, Logit, by_words, loud_lanes, passes,
 };
 use crate::arch::common::sizes::LANES;
 use crate::murmur3;
@@ -23,14 +24,13 @@ pub(crate) fn next_loud_hashed<L: Logit>(
     let HashSteps { logits, first, .. } = steps;
     by_words(
         steps,
-        from,
-        gate,
         |prefix, mask| {
             search(logits, first, from, gate, |t| {
                 core::array::from_fn(|l| murmur3::finish(prefix, t.wrapping_add(l as u32)) ^ mask)
             })
         },
         |_| splitmix(steps, from, gate),
+        || splitmix(steps, from, gate),
     )
 }
 
@@ -46,50 +46,9 @@ fn splitmix<L: Logit>(steps: HashSteps<'_, L>, from: usize, gate: Gate) -> (usiz
     })
 }
 
-/// An instruction set's search by the words' hash: `murmur(prefix, flip)`
-/// for Murmur3's (`flip` all ones or zero), `splitmix(key)` for
-/// SplitMix64's where the chunk's tokens stay below `2^32` (its states
-/// advance in 64 bits), and the plain lanes for a chunk that wraps past
-/// `u32::MAX` (none of a real row).
-#[inline(always)]
-pub(crate) fn by_words<L: Logit>(
-    steps: HashSteps<'_, L>,
-    from: usize,
-    gate: Gate,
-    murmur: impl FnOnce(u32, u32) -> (usize, u32),
-    splitmix64: impl FnOnce(u64) -> (usize, u32),
-) -> (usize, u32) {
-    let wraps = steps.first as u64 + (steps.logits.len() * LANES) as u64 > 1 << 32;
-    match steps.words {
-        Words::Murmur3 { prefix, flip } => murmur(prefix, flip_mask(flip)),
-        Words::SplitMix64 { key } if !wraps => splitmix64(key),
-        Words::SplitMix64 { .. } => splitmix(steps, from, gate),
-    }
-}
-
-/// The steps from `from` on, each step's words from `words()` (called
-/// once a step, in order) and its loud lanes from `loud(step, words)`, to
-/// the first with a loud lane: an instruction set's search on its own
-/// registers.
-#[inline(always)]
-pub(crate) fn walk<L, W>(
-    logits: &[[L; LANES]],
-    from: usize,
-    mut words: impl FnMut() -> W,
-    loud: impl Fn(&[L; LANES], W) -> u32,
-) -> (usize, u32) {
-    for (s, step) in logits.iter().enumerate().skip(from) {
-        let loud = loud(step, words());
-        if loud != 0 {
-            return (s, loud);
-        }
-    }
-    (logits.len(), 0)
-}
-
 /// [`next_loud_hashed`] with the words of a step from `words(first token)`.
 #[inline(always)]
-pub(crate) fn search<L: Logit>(
+fn search<L: Logit>(
     logits: &[[L; LANES]],
     first: u32,
     from: usize,
