@@ -9,7 +9,8 @@
 //! f32), the values of the span driver (`group_span`), part by part. The
 //! loop over parts runs with no call, slicing or check per part, and the
 //! four rows' keys of a part are reduced together
-//! ([`GroupLanes::row_maxima`]). A part's full steps start where the first
+//! ([`GroupLanes::row_maxima`]), and a step is written once ([`step`]) over
+//! the set's loads and lane operations. A part's full steps start where the first
 //! row's weights reach an [`GroupLanes::ALIGN`]-byte boundary, so that no
 //! load of that row splits a cache line; the tokens before it and after
 //! the last full step take one masked step each, whose lanes beyond them
@@ -25,7 +26,8 @@ use alloc::vec::Vec;
 use super::sizes::GROUP;
 use crate::float::NoiseFloat;
 
-/// One instruction set's registers for [`group_keys`].
+/// One instruction set's registers for [`group_keys`] and the operations
+/// a step ([`step`]) takes on them.
 pub(crate) trait GroupLanes {
     /// Tokens per key.
     const PART: usize;
@@ -35,6 +37,8 @@ pub(crate) trait GroupLanes {
     const ALIGN: usize;
     /// A register of 32-bit lanes.
     type Reg: Copy;
+    /// A register of f32 lanes.
+    type F: Copy;
     /// The lanes a step reads.
     type Mask: Copy;
 
@@ -47,22 +51,34 @@ pub(crate) trait GroupLanes {
     /// Lanes `0..count`, `count` below [`GroupLanes::STEP`].
     fn first_lanes(count: usize) -> Self::Mask;
 
-    /// One step: tokens `i..i + STEP`, or with `MASKED` only the lanes of
-    /// `mask` (the others read as `+0.0`), joined into `maxima` (each
-    /// row's score bits, the input bits kept: with `NOISE_CHECK` the
-    /// narrowed noise and the first row's weights, else every `p` and `d`).
+    /// [`GroupLanes::STEP`] f32 from `x`, or with `MASKED` only the lanes
+    /// of `mask` (the others `+0.0`, and not read).
     ///
     /// # Safety
-    /// The tokens read must be within every read of `p`, `d` and `q` (f64
-    /// with `WIDE`, else f32), and the CPU must have the instruction set.
-    unsafe fn step<const WIDE: bool, const NOISE_CHECK: bool, const MASKED: bool>(
-        maxima: &mut ([Self::Reg; GROUP], Self::Reg),
-        p: [*const f32; GROUP],
-        d: [*const f32; GROUP],
-        q: *const u8,
-        i: usize,
-        mask: Self::Mask,
-    );
+    /// The lanes read must be valid for reads, and the CPU must have the
+    /// instruction set.
+    unsafe fn load<const MASKED: bool>(x: *const f32, mask: Self::Mask) -> Self::F;
+
+    /// [`GroupLanes::STEP`] f64 from `q`, each `q 2^64` rounded to f32 as
+    /// Rust's `as` rounds ([`upper`]), or with `MASKED` only the lanes of
+    /// `mask` (the others `+0.0`, and not read).
+    ///
+    /// # Safety
+    /// As [`GroupLanes::load`].
+    unsafe fn load_narrowed<const MASKED: bool>(q: *const f64, mask: Self::Mask) -> Self::F;
+
+    /// The larger of `a` and `b` in each lane, as unsigned integers.
+    fn umax(a: Self::Reg, b: Self::Reg) -> Self::Reg;
+
+    /// The bits of the f32 lanes.
+    fn bits(x: Self::F) -> Self::Reg;
+
+    /// `a * b`.
+    fn mul(a: Self::F, b: Self::F) -> Self::F;
+
+    /// `max(p - d, 0)`: the difference where it is above 0, else `+0.0`
+    /// (NaN included), as `arch::common::weight::residual`.
+    fn residual(p: Self::F, d: Self::F) -> Self::F;
 
     /// The four rows' maxima of `scores`, each over its lanes.
     fn row_maxima(scores: [Self::Reg; GROUP]) -> [u32; GROUP];
@@ -164,21 +180,68 @@ unsafe fn part_maxima<L: GroupLanes, const WIDE: bool, const NOISE_CHECK: bool>(
     if head > 0 {
         // SAFETY: tokens `0..head` are read, within every read.
         unsafe {
-            L::step::<WIDE, NOISE_CHECK, true>(&mut maxima, p, d, q, 0, L::first_lanes(head));
+            step::<L, WIDE, NOISE_CHECK, true>(&mut maxima, p, d, q, 0, L::first_lanes(head));
         }
     }
     let mut i = head;
     while i + L::STEP <= len {
         // SAFETY: tokens `i..i + STEP`, within every read.
-        unsafe { L::step::<WIDE, NOISE_CHECK, false>(&mut maxima, p, d, q, i, L::all_lanes()) };
+        unsafe { step::<L, WIDE, NOISE_CHECK, false>(&mut maxima, p, d, q, i, L::all_lanes()) };
         i += L::STEP;
     }
     if i < len {
         // SAFETY: tokens `i..len`, fewer than STEP, within every read.
         unsafe {
-            L::step::<WIDE, NOISE_CHECK, true>(&mut maxima, p, d, q, i, L::first_lanes(len - i));
+            step::<L, WIDE, NOISE_CHECK, true>(&mut maxima, p, d, q, i, L::first_lanes(len - i));
         }
     }
     *inputs = maxima.1;
     maxima.0
+}
+
+/// One step of the pass: tokens `i..i + STEP`, or with `MASKED` only the
+/// lanes of `mask` (the others read as `+0.0`), joined into `maxima` (each
+/// row's score bits, the input bits kept: with `NOISE_CHECK` the narrowed
+/// noise and the first row's weights, else every `p` and `d`).
+///
+/// # Safety
+/// The tokens read must be within every read of `p`, `d` and `q` (f64
+/// with `WIDE`, else f32), and the CPU must have the instruction set.
+#[inline(always)]
+unsafe fn step<L: GroupLanes, const WIDE: bool, const NOISE_CHECK: bool, const MASKED: bool>(
+    maxima: &mut ([L::Reg; GROUP], L::Reg),
+    p: [*const f32; GROUP],
+    d: [*const f32; GROUP],
+    q: *const u8,
+    i: usize,
+    mask: L::Mask,
+) {
+    // SAFETY: the caller's contract; the loads take any alignment.
+    let load = |x: *const f32| unsafe { L::load::<MASKED>(x.add(i), mask) };
+    let (scores, inputs) = maxima;
+    let n = if WIDE {
+        // SAFETY: as `load`.
+        unsafe { L::load_narrowed::<MASKED>(q.cast::<f64>().add(i), mask) }
+    } else {
+        load(q.cast::<f32>())
+    };
+    // Each step's input maxima are joined before they meet `inputs`: one
+    // maximum a step on the loop's chain, not two (plain) or eight
+    // (residual).
+    let mut step_inputs = if NOISE_CHECK { L::bits(n) } else { L::zero() };
+    for (k, score) in scores.iter_mut().enumerate() {
+        let pk = load(p[k]);
+        let w = if NOISE_CHECK {
+            if k == 0 {
+                step_inputs = L::umax(step_inputs, L::bits(pk));
+            }
+            pk
+        } else {
+            let dk = load(d[k]);
+            step_inputs = L::umax(step_inputs, L::umax(L::bits(pk), L::bits(dk)));
+            L::residual(pk, dk)
+        };
+        *score = L::umax(*score, L::bits(L::mul(w, n)));
+    }
+    *inputs = L::umax(*inputs, step_inputs);
 }

@@ -1,11 +1,12 @@
-//! The steps of the group pass over a chunk (`arch::common::group_chunk`) on
-//! 256-bit registers, for builds that enable `avx2` without AVX-512: 8
-//! tokens a step, a key per quarter span, full steps aligned to 32 bytes.
-//! Left to LLVM, the plain lanes run one call per span, with its slices'
-//! checks and the tokens outside whole steps taken one by one, a fixed
-//! cost that allows one key per span. f64 noise is narrowed by
-//! `vcvtpd2ps`, as Rust's `as` rounds. Calling the intrinsics and the
-//! unaligned and masked loads from the slices' pointers are `unsafe`.
+//! The registers, loads and lane operations of the group pass over a chunk
+//! (`arch::common::group_chunk`, which writes its steps once) on 256-bit
+//! registers, for builds that enable `avx2` without AVX-512: 8 tokens a
+//! step, a key per quarter span, full steps aligned to 32 bytes. Left to
+//! LLVM, the plain lanes run one call per span, with its slices' checks and
+//! the tokens outside whole steps taken one by one, a fixed cost that
+//! allows one key per span. f64 noise is narrowed by `vcvtpd2ps`, as Rust's
+//! `as` rounds. Calling the intrinsics and the unaligned and masked loads
+//! from the slices' pointers are `unsafe`.
 
 #![allow(unsafe_code)]
 
@@ -21,6 +22,7 @@ use core::arch::x86_64::{
 use crate::arch::common::bounds::SCALE;
 use crate::arch::common::group_chunk::{self, GroupLanes};
 use crate::arch::common::group_entry::group_keys_on;
+use crate::arch::common::reg_ops::reg_ops;
 use crate::arch::common::sizes::{GROUP, SPAN};
 
 /// Tokens per key of the group pass on AVX2 : each row's
@@ -43,6 +45,7 @@ impl GroupLanes for Lanes {
     const STEP: usize = STEP;
     const ALIGN: usize = 32;
     type Reg = __m256i;
+    type F = __m256;
     /// The count of lanes read.
     type Mask = usize;
 
@@ -63,17 +66,58 @@ impl GroupLanes for Lanes {
         count
     }
 
+    /// Masked lanes are not read (`vmaskmov` suppresses their faults) and
+    /// read as 0.
     #[inline(always)]
-    unsafe fn step<const WIDE: bool, const NOISE_CHECK: bool, const MASKED: bool>(
-        maxima: &mut ([__m256i; GROUP], __m256i),
-        p: [*const f32; GROUP],
-        d: [*const f32; GROUP],
-        q: *const u8,
-        i: usize,
-        count: usize,
-    ) {
-        // SAFETY: the caller's contract.
-        unsafe { step::<WIDE, NOISE_CHECK, MASKED>(maxima, p, d, q, i, count) }
+    unsafe fn load<const MASKED: bool>(x: *const f32, count: usize) -> __m256 {
+        // SAFETY: the caller's contract; the loads take any alignment.
+        unsafe {
+            if MASKED {
+                let index = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+                _mm256_maskload_ps(
+                    x,
+                    _mm256_cmpgt_epi32(_mm256_set1_epi32(count as i32), index),
+                )
+            } else {
+                _mm256_loadu_ps(x)
+            }
+        }
+    }
+
+    /// `vcvtpd2ps` of each half, as Rust's `as` rounds.
+    #[inline(always)]
+    unsafe fn load_narrowed<const MASKED: bool>(q: *const f64, count: usize) -> __m256 {
+        // SAFETY: the caller's contract; the loads take any alignment.
+        unsafe {
+            let scale = _mm256_set1_pd(SCALE);
+            // Half `h`: lanes `4 h..4 h + 4`, narrowed (lanes below
+            // `count` have their 64-bit mask's top bit set).
+            let half = |h: i64| {
+                let at = q.add(4 * h as usize);
+                let x = if MASKED {
+                    let index = _mm256_setr_epi64x(4 * h, 4 * h + 1, 4 * h + 2, 4 * h + 3);
+                    let lanes = _mm256_cmpgt_epi64(_mm256_set1_epi64x(count as i64), index);
+                    _mm256_maskload_pd(at, lanes)
+                } else {
+                    _mm256_loadu_pd(at)
+                };
+                _mm256_cvtpd_ps(_mm256_mul_pd(x, scale))
+            };
+            _mm256_set_m128(half(1), half(0))
+        }
+    }
+
+    reg_ops!(unsafe fn(a: __m256i, b: __m256i) -> __m256i { umax = _mm256_max_epu32 });
+    reg_ops!(unsafe fn(a: __m256) -> __m256i { bits = _mm256_castps_si256 });
+    reg_ops!(unsafe fn(a: __m256, b: __m256) -> __m256 { mul = _mm256_mul_ps });
+
+    /// `vmaxps` gives its second operand where the first is NaN or either
+    /// zero: `r` where `r > 0`, else `+0.0`.
+    #[inline(always)]
+    fn residual(p: __m256, d: __m256) -> __m256 {
+        // SAFETY: this module is compiled only when the build enables
+        // `avx2` (`crate::arch`), so a CPU that runs the build has it.
+        unsafe { _mm256_max_ps(_mm256_sub_ps(p, d), _mm256_setzero_ps()) }
     }
 
     #[inline(always)]
@@ -101,15 +145,14 @@ group_keys_on!(group_chunk, Lanes);
 #[target_feature(enable = "avx2")]
 fn row_maxima(scores: [__m256i; GROUP]) -> [u32; GROUP] {
     let [a, b, c, e] = scores;
-    // `[a's 4 | b's 4]` and `[c's 4 | e's 4]`.
-    let ab = _mm256_max_epu32(
-        _mm256_permute2x128_si256::<0x20>(a, b),
-        _mm256_permute2x128_si256::<0x31>(a, b),
-    );
-    let ce = _mm256_max_epu32(
-        _mm256_permute2x128_si256::<0x20>(c, e),
-        _mm256_permute2x128_si256::<0x31>(c, e),
-    );
+    // `[x's 4 | y's 4]`: `[a's 4 | b's 4]` and `[c's 4 | e's 4]`.
+    let halves = |x, y| {
+        _mm256_max_epu32(
+            _mm256_permute2x128_si256::<0x20>(x, y),
+            _mm256_permute2x128_si256::<0x31>(x, y),
+        )
+    };
+    let (ab, ce) = (halves(a, b), halves(c, e));
     // `[a a c c | b b e e]`.
     let pairs = _mm256_max_epu32(_mm256_unpacklo_epi64(ab, ce), _mm256_unpackhi_epi64(ab, ce));
     let rows = _mm256_max_epu32(pairs, _mm256_shuffle_epi32::<0b10_11_00_01>(pairs));
@@ -119,95 +162,4 @@ fn row_maxima(scores: [__m256i; GROUP]) -> [u32; GROUP] {
         _mm256_extract_epi32::<2>(rows) as u32,
         _mm256_extract_epi32::<6>(rows) as u32,
     ]
-}
-
-/// One step of the pass: tokens `i..i + count` (`count` is [`STEP`], or
-/// fewer with `MASKED`, the other lanes read as `+0.0`), joined into
-/// `maxima` (each row's score bits, the input bits kept).
-///
-/// # Safety
-/// Tokens `i..i + count` must be within every read of `p`, `d` and `q` (f64
-/// with `WIDE`, else f32), and the CPU must have `avx2`.
-#[inline]
-#[target_feature(enable = "avx2")]
-unsafe fn step<const WIDE: bool, const NOISE_CHECK: bool, const MASKED: bool>(
-    maxima: &mut ([__m256i; GROUP], __m256i),
-    p: [*const f32; GROUP],
-    d: [*const f32; GROUP],
-    q: *const u8,
-    i: usize,
-    count: usize,
-) {
-    // Lanes `0..count`: their top bit set. Masked lanes are not read (`vmaskmov`
-    // suppresses their faults) and read as 0.
-    let lanes = _mm256_cmpgt_epi32(
-        _mm256_set1_epi32(count as i32),
-        _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7),
-    );
-    let load = |x: *const f32| {
-        // SAFETY: the caller's contract; the loads take any alignment.
-        unsafe {
-            if MASKED {
-                _mm256_maskload_ps(x.add(i), lanes)
-            } else {
-                _mm256_loadu_ps(x.add(i))
-            }
-        }
-    };
-    let (scores, inputs) = maxima;
-    let zero = _mm256_setzero_ps();
-    let n: __m256 = if WIDE {
-        let q = q.cast::<f64>();
-        let scale = _mm256_set1_pd(SCALE);
-        // SAFETY: as `load`.
-        let (first, second) = unsafe {
-            if MASKED {
-                let count = _mm256_set1_epi64x(count as i64);
-                (
-                    _mm256_maskload_pd(
-                        q.add(i),
-                        _mm256_cmpgt_epi64(count, _mm256_setr_epi64x(0, 1, 2, 3)),
-                    ),
-                    _mm256_maskload_pd(
-                        q.add(i + 4),
-                        _mm256_cmpgt_epi64(count, _mm256_setr_epi64x(4, 5, 6, 7)),
-                    ),
-                )
-            } else {
-                (_mm256_loadu_pd(q.add(i)), _mm256_loadu_pd(q.add(i + 4)))
-            }
-        };
-        _mm256_set_m128(
-            _mm256_cvtpd_ps(_mm256_mul_pd(second, scale)),
-            _mm256_cvtpd_ps(_mm256_mul_pd(first, scale)),
-        )
-    } else {
-        load(q.cast::<f32>())
-    };
-    // Each step's input maxima are joined before they meet `inputs`: one
-    // maximum a step on the loop's chain.
-    let mut step_inputs = if NOISE_CHECK {
-        _mm256_castps_si256(n)
-    } else {
-        _mm256_setzero_si256()
-    };
-    for (k, score) in scores.iter_mut().enumerate() {
-        let pk = load(p[k]);
-        let w = if NOISE_CHECK {
-            if k == 0 {
-                step_inputs = _mm256_max_epu32(step_inputs, _mm256_castps_si256(pk));
-            }
-            pk
-        } else {
-            let dk = load(d[k]);
-            let row = _mm256_max_epu32(_mm256_castps_si256(pk), _mm256_castps_si256(dk));
-            step_inputs = _mm256_max_epu32(step_inputs, row);
-            // `vmaxps` gives its second operand where the first is NaN or
-            // either zero: `r` where `r > 0`, else `+0.0`, as
-            // `arch::common::weight::residual`.
-            _mm256_max_ps(_mm256_sub_ps(pk, dk), zero)
-        };
-        *score = _mm256_max_epu32(*score, _mm256_castps_si256(_mm256_mul_ps(w, n)));
-    }
-    *inputs = _mm256_max_epu32(*inputs, step_inputs);
 }
