@@ -8,6 +8,7 @@
 use alloc::vec::Vec;
 
 use crate::arch::common::bounds::{INF, SCALE};
+use crate::arch::common::group_entry::Rows;
 use crate::arch::common::group_span::look_span;
 use crate::arch::common::recip::{RECIP_HIGH, RECIP_LOW};
 use crate::arch::common::sizes::{GROUP, LANES};
@@ -141,8 +142,9 @@ fn group_equal_the_generic_steps<T: NoiseFloat, const NOISE_CHECK: bool>(noise_s
                         d.map(|x| &x[part.clone()]),
                         &q[part.clone()],
                     );
+                    let rows = Rows { p, d, noise: q };
                     let (keys, inputs) =
-                        look_span::<generic::group::Lanes, T, NOISE_CHECK>(p, d, q, 0..q.len());
+                        look_span::<generic::group::Lanes, T, NOISE_CHECK>(rows, 0..q.len());
                     want.push(keys);
                     want_inputs = want_inputs.max(inputs);
                     parts += 1;

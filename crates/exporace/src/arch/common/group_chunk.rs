@@ -23,6 +23,7 @@
 
 use alloc::vec::Vec;
 
+use super::group_entry::Rows;
 use super::sizes::GROUP;
 use crate::float::NoiseFloat;
 
@@ -94,11 +95,10 @@ pub(crate) trait GroupLanes {
 /// and `d`).
 #[inline]
 pub(crate) fn group_keys<L: GroupLanes, T: NoiseFloat, const NOISE_CHECK: bool>(
-    p: [&[f32]; GROUP],
-    d: [&[f32]; GROUP],
-    noise: &[T],
+    rows: Rows<'_, T>,
     keys: &mut Vec<[u32; GROUP]>,
 ) -> u32 {
+    let Rows { p, d, noise } = rows;
     let len = noise.len();
     assert!(
         core::mem::size_of::<T>() * 8 == T::BITS as usize

@@ -25,6 +25,7 @@ use core::ops::Range;
 use super::bounds::upper;
 #[cfg(doc)]
 use super::bounds::{INF, lower_bar, score_floor};
+use super::group_entry::Rows;
 use super::sizes::{GROUP, LANES, SPAN};
 use super::weight::{plain, residual};
 use crate::float::NoiseFloat;
@@ -34,15 +35,30 @@ pub(crate) trait SpanSteps {
     /// Each row's key over the span's tokens up to its last multiple of
     /// `LANES`, and the largest input bits kept (with `NOISE_CHECK` the
     /// narrowed noise and the first row's weights, else every `p` and `d`):
-    /// scores `weight(p, d) * narrow(noise)` in f32, where `weight` is the
-    /// plain weight with `NOISE_CHECK`, else the residual.
-    fn steps<T: NoiseFloat, const NOISE_CHECK: bool>(
-        p: [&[f32]; GROUP],
-        d: [&[f32]; GROUP],
-        noise: &[T],
-        narrow: impl Fn(T) -> f32 + Copy,
-        weight: impl Fn(f32, f32) -> f32 + Copy,
-    ) -> ([u32; GROUP], u32);
+    /// scores `weight::<NOISE_CHECK>(p, d) * narrow(noise)` in f32.
+    fn steps<T: NoiseFloat, const NOISE_CHECK: bool>(rows: Rows<'_, T>) -> ([u32; GROUP], u32);
+}
+
+/// A noise value narrowed to f32 for the scores: f32 as it is (to f64 and
+/// back is exact, and LLVM drops the pair), f64 by [`upper`].
+#[inline(always)]
+pub(crate) fn narrow<T: NoiseFloat>(q: T) -> f32 {
+    if T::BITS == 32 {
+        q.to_f64() as f32
+    } else {
+        upper(q.to_f64())
+    }
+}
+
+/// A token's weight: `p` with `NOISE_CHECK` (plain and zeroed rows), else
+/// the residual `max(p - d, 0)`.
+#[inline(always)]
+pub(crate) fn weight<const NOISE_CHECK: bool>(p: f32, d: f32) -> f32 {
+    if NOISE_CHECK {
+        plain(p, d)
+    } else {
+        residual(p, d)
+    }
 }
 
 /// The group pass over a whole chunk, one span at a time: each span's row
@@ -51,15 +67,14 @@ pub(crate) trait SpanSteps {
 /// residual `max(p - d, 0)`.
 #[inline]
 pub(crate) fn group_keys<S: SpanSteps, T: NoiseFloat, const NOISE_CHECK: bool>(
-    p: [&[f32]; GROUP],
-    d: [&[f32]; GROUP],
-    noise: &[T],
+    rows: Rows<'_, T>,
     keys: &mut Vec<[u32; GROUP]>,
 ) -> u32 {
     let mut inputs = 0;
-    for s in 0..noise.len().div_ceil(SPAN) {
-        let span = s * SPAN..((s + 1) * SPAN).min(noise.len());
-        let (k, i) = look_span::<S, T, NOISE_CHECK>(p, d, noise, span);
+    let len = rows.noise.len();
+    for s in 0..len.div_ceil(SPAN) {
+        let span = s * SPAN..((s + 1) * SPAN).min(len);
+        let (k, i) = look_span::<S, T, NOISE_CHECK>(rows, span);
         keys.push(k);
         inputs = inputs.max(i);
     }
@@ -74,11 +89,10 @@ pub(crate) fn group_keys<S: SpanSteps, T: NoiseFloat, const NOISE_CHECK: bool>(
 /// (callgrind, AVX2 build).
 #[inline(never)]
 pub(crate) fn look_span<S: SpanSteps, T: NoiseFloat, const NOISE_CHECK: bool>(
-    p: [&[f32]; GROUP],
-    d: [&[f32]; GROUP],
-    noise: &[T],
+    rows: Rows<'_, T>,
     span: Range<usize>,
 ) -> ([u32; GROUP], u32) {
+    let Rows { p, d, noise } = rows;
     let noise = &noise[span.clone()];
     // Sliced one by one: through `map`, an out-of-line `try_map` call per
     // span and more instructions in the pass around it (callgrind). The
@@ -95,21 +109,15 @@ pub(crate) fn look_span<S: SpanSteps, T: NoiseFloat, const NOISE_CHECK: bool>(
     } else {
         d.map(|x| &x[span.clone()])
     };
-    let weight = if NOISE_CHECK { plain } else { residual };
-    if T::BITS == 32 {
-        // f32 to f64 and back is exact (LLVM drops the pair).
-        lanes::<S, T, NOISE_CHECK>(p, d, noise, |q| q.to_f64() as f32, weight)
-    } else {
-        lanes::<S, T, NOISE_CHECK>(p, d, noise, |q| upper(q.to_f64()), weight)
-    }
+    lanes::<S, T, NOISE_CHECK>(Rows { p, d, noise })
 }
 
 /// The group pass's work on one span: its steps of [`LANES`] tokens on
 /// the instruction set's steps ([`SpanSteps`]), then its other tokens one by one
 /// ([`with_the_rest`]).
 ///
-/// Which inputs are kept depends on `NOISE_CHECK`, which [`group_keys`] pairs
-/// with the weight (plain for `true`, residual for `false`):
+/// Which inputs are kept depends on `NOISE_CHECK`, which also picks the
+/// weight ([`weight`]: plain for `true`, residual for `false`):
 /// - `false` (residual rows, `max(p - d, 0)`, where an invalid `d` can give a
 ///   valid-looking weight): both weight inputs. While they are valid a
 ///   score's sign is the noise's, so a key below [`INF`] means no NaN score
@@ -126,15 +134,11 @@ pub(crate) fn look_span<S: SpanSteps, T: NoiseFloat, const NOISE_CHECK: bool>(
 /// full checks.
 #[inline(always)]
 fn lanes<S: SpanSteps, T: NoiseFloat, const NOISE_CHECK: bool>(
-    p: [&[f32]; GROUP],
-    d: [&[f32]; GROUP],
-    noise: &[T],
-    narrow: impl Fn(T) -> f32 + Copy,
-    weight: impl Fn(f32, f32) -> f32 + Copy,
+    rows: Rows<'_, T>,
 ) -> ([u32; GROUP], u32) {
-    let (keys, inputs) = S::steps::<T, NOISE_CHECK>(p, d, noise, narrow, weight);
-    let stepped = (keys, inputs, 0..noise.len() / LANES * LANES);
-    with_the_rest::<T, NOISE_CHECK>(p, d, noise, narrow, weight, stepped)
+    let (keys, inputs) = S::steps::<T, NOISE_CHECK>(rows);
+    let stepped = (keys, inputs, 0..rows.noise.len() / LANES * LANES);
+    with_the_rest::<T, NOISE_CHECK>(rows, stepped)
 }
 
 /// The maxima of a span's steps (`stepped`: each row's key and the largest
@@ -142,18 +146,12 @@ fn lanes<S: SpanSteps, T: NoiseFloat, const NOISE_CHECK: bool>(
 /// span's tokens outside that range, taken one by one ([`by_token`]).
 #[inline(always)]
 pub(crate) fn with_the_rest<T: NoiseFloat, const NOISE_CHECK: bool>(
-    p: [&[f32]; GROUP],
-    d: [&[f32]; GROUP],
-    noise: &[T],
-    narrow: impl Fn(T) -> f32 + Copy,
-    weight: impl Fn(f32, f32) -> f32 + Copy,
+    rows: Rows<'_, T>,
     stepped: ([u32; GROUP], u32, Range<usize>),
 ) -> ([u32; GROUP], u32) {
     let (keys, inputs, range) = stepped;
-    let (first, first_inputs) =
-        by_token::<T, NOISE_CHECK>(p, d, noise, 0..range.start, narrow, weight);
-    let (last, last_inputs) =
-        by_token::<T, NOISE_CHECK>(p, d, noise, range.end..noise.len(), narrow, weight);
+    let (first, first_inputs) = by_token::<T, NOISE_CHECK>(rows, 0..range.start);
+    let (last, last_inputs) = by_token::<T, NOISE_CHECK>(rows, range.end..rows.noise.len());
     (
         core::array::from_fn(|k| keys[k].max(first[k]).max(last[k])),
         inputs.max(first_inputs).max(last_inputs),
@@ -170,19 +168,18 @@ pub(crate) type Step<'a, T, const W: usize> = (
     ((&'a [f32; W], &'a [f32; W]), (&'a [f32; W], &'a [f32; W])),
 );
 
-/// The steps of `W` tokens of `noise` and of the four rows' `p` and `d`,
-/// zipped (the tokens past `noise`'s last multiple of `W` are left out):
-/// the iteration of the group pass's lanes in the instruction sets' steps.
+/// The steps of `W` tokens of the noise and of the four rows' `p` and
+/// `d`, zipped (the tokens past the noise's last multiple of `W` are left
+/// out): the iteration of the group pass's lanes in the instruction sets'
+/// steps.
 #[inline(always)]
 pub(crate) fn zip_steps<'a, T, const W: usize>(
-    p: [&'a [f32]; GROUP],
-    d: [&'a [f32]; GROUP],
-    noise: &'a [T],
+    rows: Rows<'a, T>,
 ) -> impl Iterator<Item = Step<'a, T, W>> {
-    let nc = noise.as_chunks::<W>().0;
+    let nc = rows.noise.as_chunks::<W>().0;
     let steps = nc.len();
-    let [p0, p1, p2, p3] = p.map(|x| &x.as_chunks::<W>().0[..steps]);
-    let [d0, d1, d2, d3] = d.map(|x| &x.as_chunks::<W>().0[..steps]);
+    let [p0, p1, p2, p3] = rows.p.map(|x| &x.as_chunks::<W>().0[..steps]);
+    let [d0, d1, d2, d3] = rows.d.map(|x| &x.as_chunks::<W>().0[..steps]);
     nc.iter()
         .zip(p0.iter().zip(p1).zip(p2.iter().zip(p3)))
         .zip(d0.iter().zip(d1).zip(d2.iter().zip(d3)))
@@ -194,13 +191,10 @@ pub(crate) fn zip_steps<'a, T, const W: usize>(
 /// the first row's weights').
 #[inline(always)]
 fn by_token<T: NoiseFloat, const NOISE_CHECK: bool>(
-    p: [&[f32]; GROUP],
-    d: [&[f32]; GROUP],
-    noise: &[T],
+    rows: Rows<'_, T>,
     range: Range<usize>,
-    narrow: impl Fn(T) -> f32 + Copy,
-    weight: impl Fn(f32, f32) -> f32 + Copy,
 ) -> ([u32; GROUP], u32) {
+    let Rows { p, d, noise } = rows;
     let mut inputs = 0u32;
     let mut keys = [0u32; GROUP];
     for i in range {
@@ -213,7 +207,7 @@ fn by_token<T: NoiseFloat, const NOISE_CHECK: bool>(
             if !NOISE_CHECK {
                 inputs = inputs.max(pv.to_bits()).max(dv.to_bits());
             }
-            let score = weight(pv, dv) * n;
+            let score = weight::<NOISE_CHECK>(pv, dv) * n;
             *key = (*key).max(score.to_bits());
         }
     }

@@ -1,8 +1,8 @@
 //! The group pass's steps on plain Rust lanes, one span at a time
 //! (`arch::common::group_span`): LLVM vectorises them for SSE2 and AVX2.
 
-use crate::arch::common::group_entry::group_keys_on;
-use crate::arch::common::group_span::{self, SpanSteps, zip_steps};
+use crate::arch::common::group_entry::{Rows, group_keys_on};
+use crate::arch::common::group_span::{self, SpanSteps, narrow, weight, zip_steps};
 use crate::arch::common::sizes::{GROUP, LANES, SPAN};
 use crate::float::NoiseFloat;
 
@@ -26,18 +26,11 @@ impl SpanSteps for Lanes {
     /// maximum made LLVM vectorise across steps and assemble lanes one by one,
     /// 3x the instructions).
     #[inline(always)]
-    fn steps<T: NoiseFloat, const NOISE_CHECK: bool>(
-        p: [&[f32]; GROUP],
-        d: [&[f32]; GROUP],
-        noise: &[T],
-        narrow: impl Fn(T) -> f32 + Copy,
-        weight: impl Fn(f32, f32) -> f32 + Copy,
-    ) -> ([u32; GROUP], u32) {
+    fn steps<T: NoiseFloat, const NOISE_CHECK: bool>(rows: Rows<'_, T>) -> ([u32; GROUP], u32) {
         let mut inputs = [0u32; LANES];
         let mut scores = [[0u32; LANES]; GROUP];
         let [s0, s1, s2, s3] = &mut scores;
-        for ((nl, ((p0, p1), (p2, p3))), ((d0, d1), (d2, d3))) in zip_steps::<T, LANES>(p, d, noise)
-        {
+        for ((nl, ((p0, p1), (p2, p3))), ((d0, d1), (d2, d3))) in zip_steps::<T, LANES>(rows) {
             let nl: [f32; LANES] = core::array::from_fn(|l| narrow(nl[l]));
             // One closure per row, each with its own accumulator: written as a
             // loop over the rows, the accumulators stayed in memory. The noise
@@ -50,7 +43,7 @@ impl SpanSteps for Lanes {
                             let other = if NOISE_CHECK { nl[l] } else { dl[l] };
                             inputs[l] = inputs[l].max(pl[l].to_bits()).max(other.to_bits());
                         }
-                        let score = weight(pl[l], dl[l]) * nl[l];
+                        let score = weight::<NOISE_CHECK>(pl[l], dl[l]) * nl[l];
                         scores[l] = scores[l].max(score.to_bits());
                     }
                 };

@@ -17,6 +17,7 @@ use crate::test_inputs::Mix;
 #[test]
 fn f64_group_bounds_find_every_score_above_the_bar() {
     use crate::arch::common::bounds::{lower_bar, score_floor};
+    use crate::arch::common::group_entry::Rows;
     use crate::arch::common::group_span::look_span;
     use crate::arch::common::sizes::GROUP;
     use crate::arch::generic::group::Lanes;
@@ -33,7 +34,12 @@ fn f64_group_bounds_find_every_score_above_the_bar() {
         let mut noise = alloc::vec![1.0f64; len];
         noise[lane] = q;
         let rows = [&p[..]; GROUP];
-        let key = look_span::<Lanes, f64, true>(rows, rows, &noise, 0..len).0[0];
+        let rows = Rows {
+            p: rows,
+            d: rows,
+            noise: &noise,
+        };
+        let key = look_span::<Lanes, f64, true>(rows, 0..len).0[0];
         let shown_below = |bar: f64| lower_bar(bar).is_some_and(|t| key <= t.to_bits());
         let below = f64::from_bits(s.to_bits() - 1);
         assert!(!shown_below(below), "w {w:e} q {q:e} bar {below:e}");

@@ -23,8 +23,8 @@ use core::arch::wasm32::{
     v128_and,
 };
 
-use crate::arch::common::group_entry::group_keys_on;
-use crate::arch::common::group_span::{self, SpanSteps, zip_steps};
+use crate::arch::common::group_entry::{Rows, group_keys_on};
+use crate::arch::common::group_span::{self, SpanSteps, narrow, zip_steps};
 use crate::arch::common::sizes::{GROUP, LANES, SPAN};
 use crate::float::NoiseFloat;
 
@@ -38,19 +38,17 @@ impl SpanSteps for Lanes {
     /// The generic steps over the span's tokens up to its last multiple of
     /// [`LANES`]: each row's key over them and the largest input bits kept.
     #[inline(always)]
-    fn steps<T: NoiseFloat, const NOISE_CHECK: bool>(
-        p: [&[f32]; GROUP],
-        d: [&[f32]; GROUP],
-        noise: &[T],
-        narrow: impl Fn(T) -> f32 + Copy,
-        _weight: impl Fn(f32, f32) -> f32 + Copy,
-    ) -> ([u32; GROUP], u32) {
+    fn steps<T: NoiseFloat, const NOISE_CHECK: bool>(rows: Rows<'_, T>) -> ([u32; GROUP], u32) {
         let zero = f32x4_splat(0.0);
         let mut inputs = zero;
         let mut scores = [zero; GROUP];
-        let stepped = &noise[..noise.len() / LANES * LANES];
+        let noise = rows.noise;
+        let stepped = Rows {
+            noise: &noise[..noise.len() / LANES * LANES],
+            ..rows
+        };
         let [s0, s1, s2, s3] = &mut scores;
-        for ((nl, ((p0, p1), (p2, p3))), ((d0, d1), (d2, d3))) in zip_steps::<T, 4>(p, d, stepped) {
+        for ((nl, ((p0, p1), (p2, p3))), ((d0, d1), (d2, d3))) in zip_steps::<T, 4>(stepped) {
             let n = quad(&core::array::from_fn(|l| narrow(nl[l])));
             let mut row = |acc: &mut v128, pl: &[f32; 4], dl: &[f32; 4], first: bool| {
                 let pv = quad(pl);
