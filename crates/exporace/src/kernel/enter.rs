@@ -52,48 +52,72 @@ pub(crate) fn enter_clearing<T: NoiseFloat, const MUL: bool>(
     let score = move |p: f32, _: f32, n: T| of(p, n);
     let plain_range = |out: &mut Scan<T>, p: &[f32], r: Range<usize>| {
         let (p, noise) = (&p[r.clone()], &noise[r.clone()]);
+        let run = Run {
+            p,
+            d: p,
+            noise,
+            first: offset + r.start,
+        };
         if MUL && SEARCH_CLEARING {
             let next = |from, bar| next_clearing::<T, false>(p, p, noise, from, bar);
-            return enter_found(out, p, p, noise, offset + r.start, floor, score, next);
+            return enter_found(out, run, floor, next, score);
         }
-        enter_by(out, p, p, noise, offset + r.start, floor, score);
+        enter_by(out, run, floor, score);
     };
     match w {
         // The zeroed token weighs 0: the tokens before it, it, the rest.
         Zeroed { p, zero: Some(z) } if span.contains(&z) => {
             plain_range(out, p, span.start..z);
-            let n = &noise[z..z + 1];
-            enter_by(out, &[0.0], &[0.0], n, offset + z, floor, score);
+            let zero = Run {
+                p: &[0.0],
+                d: &[0.0],
+                noise: &noise[z..z + 1],
+                first: offset + z,
+            };
+            enter_by(out, zero, floor, score);
             plain_range(out, p, z + 1..span.end);
         }
         Plain(p) | Zeroed { p, .. } => plain_range(out, p, span),
         Residual { p, d } => {
             let first = offset + span.start;
             let (p, d, noise) = (&p[span.clone()], &d[span.clone()], &noise[span]);
+            let run = Run { p, d, noise, first };
             let residual = move |p: f32, d: f32, n: T| of(residual(p, d), n);
             if MUL && SEARCH_CLEARING {
                 let next = |from, bar| next_clearing::<T, true>(p, d, noise, from, bar);
-                return enter_found(out, p, d, noise, first, floor, residual, next);
+                return enter_found(out, run, floor, next, residual);
             }
-            enter_by(out, p, d, noise, first, floor, residual)
+            enter_by(out, run, floor, residual)
         }
     }
 }
 
-/// [`enter_clearing`] over one kind of weights, tokens numbered from
-/// `first`, `score(p, d, noise)` each token's score: each step's scores on
-/// lanes, compared with the bar at the step's start, and the tokens of a
-/// step where one clears it entered one by one against the bar as it rises.
+/// Tokens of one kind of weights to enter: their weight inputs `p` and `d`
+/// (`d` is `p` again for plain weights) and noise, numbered from `first`.
+#[derive(Clone, Copy)]
+struct Run<'a, T> {
+    /// The weights' first inputs.
+    p: &'a [f32],
+    /// The weights' second inputs.
+    d: &'a [f32],
+    /// The noise.
+    noise: &'a [T],
+    /// The first token's number.
+    first: usize,
+}
+
+/// [`enter_clearing`] over a [`Run`] of one kind of weights,
+/// `score(p, d, noise)` each token's score: each step's scores on lanes,
+/// compared with the bar at the step's start, and the tokens of a step
+/// where one clears it entered one by one against the bar as it rises.
 #[inline(always)]
 fn enter_by<T: NoiseFloat>(
     out: &mut Scan<T>,
-    p: &[f32],
-    d: &[f32],
-    noise: &[T],
-    first: usize,
+    run: Run<'_, T>,
     floor: T,
     score: impl Fn(f32, f32, T) -> T + Copy,
 ) {
+    let Run { p, d, noise, first } = run;
     let bar_of = |standings: &Standings<T>| bar_of(standings, floor);
     let mut bar = bar_of(&out.standings);
     let (nc, nr) = noise.as_chunks::<LANES>();
@@ -124,18 +148,15 @@ fn enter_by<T: NoiseFloat>(
 /// on, in steps of [`LANES`], or the end of the last whole step: the
 /// instruction set's search, where `crate::arch::SEARCH_CLEARING`), and
 /// its tokens entered one by one.
-#[allow(clippy::too_many_arguments)]
 #[inline(always)]
 fn enter_found<T: NoiseFloat>(
     out: &mut Scan<T>,
-    p: &[f32],
-    d: &[f32],
-    noise: &[T],
-    first: usize,
+    run: Run<'_, T>,
     floor: T,
-    score: impl Fn(f32, f32, T) -> T + Copy,
     next: impl Fn(usize, T) -> usize,
+    score: impl Fn(f32, f32, T) -> T + Copy,
 ) {
+    let Run { p, d, noise, first } = run;
     let mut bar = bar_of(&out.standings, floor);
     let end = noise.len() / LANES * LANES;
     let enter = |out: &mut Scan<T>, tokens: Range<usize>, bar: &mut T| {
