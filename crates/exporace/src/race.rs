@@ -6,6 +6,7 @@
 
 use crate::error::{Error, Result};
 use crate::float::NoiseFloat;
+use crate::kernel::inputs::Inputs;
 use crate::kernel::row;
 use crate::kernel::weights::Weights;
 use crate::policy::NanPolicy;
@@ -16,13 +17,9 @@ use crate::validate;
 /// validated, equal lengths) through the lane kernels. Used by every race in
 /// the crate; bit-equal to [`scalar`].
 #[inline]
-pub(crate) fn race_with<T: NoiseFloat>(
-    form: Form,
-    weights: Weights<'_>,
-    noise: &[T],
-    policy: NanPolicy,
-) -> Result<RaceResult<T>> {
-    row::race(form, weights, noise, policy).finish(|i| (weights.get(i), noise[i].to_f64()))
+pub(crate) fn race_with<T: NoiseFloat>(inputs: Inputs<'_, T>) -> Result<RaceResult<T>> {
+    let Inputs { weights, noise, .. } = inputs;
+    row::race(inputs).finish(|i| (weights.get(i), noise[i].to_f64()))
 }
 
 /// The scalar reference: one token at a time through [`Standings`]. The lane
@@ -58,7 +55,7 @@ pub fn race<T: NoiseFloat>(
         weights.len(),
         noise.len(),
     )?;
-    let scan = row::race(form, Weights::Plain(weights), noise, policy);
+    let scan = row::race(Inputs::new(form, Weights::Plain(weights), noise, policy));
     // The kernel checked every value it read; on any doubt the full checks
     // give the first problem.
     if !scan.clean || scan.halt.is_some() {

@@ -9,6 +9,7 @@ use alloc::vec::Vec;
 
 use crate::error::Result;
 use crate::float::NoiseFloat;
+use crate::kernel::inputs::Inputs;
 use crate::kernel::scan::Scan;
 use crate::kernel::shared::race_shared;
 use crate::kernel::weights::Weights;
@@ -36,7 +37,7 @@ pub(crate) fn recover_one<T: NoiseFloat>(
 ) -> Result<RaceResult<T>> {
     let v = batch.vocab_size;
     let row = &inv_q[r * v..(r + 1) * v];
-    race_with(Form::Mul, residual(batch, t), row, policy)
+    race_with(Inputs::new(Form::Mul, residual(batch, t), row, policy))
 }
 
 /// The residual weights of draft position `t`, as [`SpecBatch::residual`].

@@ -14,6 +14,7 @@ use alloc::vec::Vec;
 
 use crate::error::Result;
 use crate::float::NoiseFloat;
+use crate::kernel::inputs::Inputs;
 use crate::kernel::weights::Weights;
 use crate::policy::NanPolicy;
 use crate::race::{argmax_f32, race_with};
@@ -239,12 +240,9 @@ pub fn rejection_sample<T: NoiseFloat>(
                     if greedy {
                         argmax_f32(p)
                     } else {
-                        let race = race_with(
-                            Form::Mul,
-                            Weights::Plain(p),
-                            &inv_q[r * v..(r + 1) * v],
-                            policy,
-                        )?;
+                        let row = &inv_q[r * v..(r + 1) * v];
+                        let race =
+                            race_with(Inputs::new(Form::Mul, Weights::Plain(p), row, policy))?;
                         trace.bonus_race = Some(race);
                         race.winner.token
                     }

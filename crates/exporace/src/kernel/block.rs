@@ -5,13 +5,13 @@
 
 use core::ops::Range;
 
+use super::inputs::Inputs;
 use super::lanes;
 use super::scan::Scan;
-use super::weights::Weights;
 use crate::arch::common::sizes::{BLOCK, LANES};
 use crate::float::NoiseFloat;
 use crate::policy::NanPolicy;
-use crate::standings::{Form, Standings};
+use crate::standings::Standings;
 
 /// Scans the blocks of `range` of a chunk into `out`, in order, until it
 /// halts.
@@ -21,18 +21,20 @@ use crate::standings::{Form, Standings};
 /// another): a token scoring at most `floor` is then neither the leader nor
 /// the runner-up, so `floor` serves as the bar until the standings' own bar
 /// is higher.
-#[allow(clippy::too_many_arguments)]
 #[inline(always)]
 pub(crate) fn blocks<T: NoiseFloat>(
     out: &mut Scan<T>,
-    form: Form,
-    weights: Weights<'_>,
-    noise: &[T],
-    policy: NanPolicy,
+    inputs: Inputs<'_, T>,
     offset: usize,
     range: Range<usize>,
     floor: Option<T>,
 ) {
+    let Inputs {
+        form,
+        weights,
+        noise,
+        ..
+    } = inputs;
     // Bars are never NaN.
     let bar_of = |standings: &Standings<T>| match (standings.bar(), floor) {
         (Some(b), Some(f)) => Some(if f > b { f } else { b }),
@@ -48,7 +50,7 @@ pub(crate) fn blocks<T: NoiseFloat>(
             weights.range(start..end),
             &noise[start..end],
             bar.unwrap_or(T::ZERO),
-            policy,
+            inputs.policy,
         );
         out.clean &= look.clean;
         if look.quiet && bar.is_some() {
@@ -74,12 +76,19 @@ pub(crate) fn blocks<T: NoiseFloat>(
             }
             let step = (i + LANES).min(end);
             let quiet = bar_of(&out.standings).is_some_and(|bar| {
-                lanes::look(form, weights.range(i..step), &noise[i..step], bar, policy).quiet
+                lanes::look(
+                    form,
+                    weights.range(i..step),
+                    &noise[i..step],
+                    bar,
+                    inputs.policy,
+                )
+                .quiet
             });
             if !quiet {
                 for (j, &n) in noise.iter().enumerate().take(step).skip(i) {
                     let s = form.score(weights.get(j), n);
-                    if s.is_nan() && policy == NanPolicy::Reject {
+                    if s.is_nan() && inputs.policy == NanPolicy::Reject {
                         out.halt = Some(offset + j);
                         return;
                     }

@@ -20,14 +20,13 @@
 use super::block::blocks;
 use super::enter::{below_every_score, enter_clearing};
 use super::hints::{hint_of, second_key};
+use super::inputs::Inputs;
 use super::scan::Scan;
 use super::span_key::span_key;
-use super::weights::Weights;
 use crate::arch::common::bounds::INF;
 use crate::arch::common::recip::RECIP_ERROR;
 use crate::arch::common::sizes::SPAN;
 use crate::float::NoiseFloat;
-use crate::policy::NanPolicy;
 use crate::standings::Form;
 
 /// Spans per window: the keys of one window stay on the stack (1 KiB).
@@ -37,12 +36,15 @@ pub(crate) const WINDOW: usize = 256;
 /// standings, bit for bit, with the keys of `w / q` taken by the bit-level
 /// reciprocal (`recip::recip`) under `RECIP`.
 pub(crate) fn scan_hinted<T: NoiseFloat, const RECIP: bool>(
-    form: Form,
-    weights: Weights<'_>,
-    noise: &[T],
-    policy: NanPolicy,
+    inputs: Inputs<'_, T>,
     offset: usize,
 ) -> Scan<T> {
+    let Inputs {
+        form,
+        weights,
+        noise,
+        policy,
+    } = inputs;
     // `w / q` with f64 noise has keys only through `recip`.
     debug_assert!(T::BITS == 32 || RECIP);
     let mut out = Scan::new(policy);
@@ -90,16 +92,7 @@ pub(crate) fn scan_hinted<T: NoiseFloat, const RECIP: bool>(
                         }
                     }
                 }
-                _ => blocks(
-                    &mut out,
-                    form,
-                    weights,
-                    noise,
-                    policy,
-                    offset,
-                    span(s),
-                    floor,
-                ),
+                _ => blocks(&mut out, inputs, offset, span(s), floor),
             }
         }
         first = last;

@@ -28,6 +28,7 @@ pub(crate) mod enter;
 pub(crate) mod hinted;
 #[cfg(feature = "alloc")]
 pub(crate) mod hints;
+pub(crate) mod inputs;
 pub(crate) mod lanes;
 pub(crate) mod row;
 pub(crate) mod scan;

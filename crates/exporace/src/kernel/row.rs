@@ -4,31 +4,20 @@
 use super::block::blocks;
 #[cfg(feature = "alloc")]
 use super::hinted::scan_hinted;
+use super::inputs::Inputs;
 use super::scan::Scan;
 use super::split::{Cost, split};
-use super::weights::Weights;
 use crate::arch::RECIP;
 use crate::float::NoiseFloat;
-use crate::policy::NanPolicy;
+#[cfg(feature = "alloc")]
 use crate::standings::Form;
 
-/// The race over `weights` and `noise` (equal lengths), split into jobs
-/// over rayon's pool with the `parallel` feature, each worth a job's work
-/// at one score per token ([`Cost::scan`]).
-pub(crate) fn race<T: NoiseFloat>(
-    form: Form,
-    weights: Weights<'_>,
-    noise: &[T],
-    policy: NanPolicy,
-) -> Scan<T> {
-    split(noise.len(), Cost::scan(T::BITS), |r| {
-        scan(
-            form,
-            weights.range(r.clone()),
-            &noise[r.clone()],
-            policy,
-            r.start,
-        )
+/// The race over the inputs' weights and noise, split into jobs over
+/// rayon's pool with the `parallel` feature, each worth a job's work at one
+/// score per token ([`Cost::scan`]).
+pub(crate) fn race<T: NoiseFloat>(inputs: Inputs<'_, T>) -> Scan<T> {
+    split(inputs.noise.len(), Cost::scan(T::BITS), |r| {
+        scan(inputs.range(r.clone()), r.start)
     })
 }
 
@@ -39,31 +28,18 @@ pub(crate) fn race<T: NoiseFloat>(
 /// one span too: its span is entered in one lane pass per step where its
 /// key is finite. Where [`RECIP`] does not hold, `w / q` with f64 noise
 /// still takes the reciprocal keys, which narrow the noise to f32 lanes.
-pub(crate) fn scan<T: NoiseFloat>(
-    form: Form,
-    weights: Weights<'_>,
-    noise: &[T],
-    policy: NanPolicy,
-    offset: usize,
-) -> Scan<T> {
+/// Tokens are numbered from `offset`.
+pub(crate) fn scan<T: NoiseFloat>(inputs: Inputs<'_, T>, offset: usize) -> Scan<T> {
+    let len = inputs.noise.len();
     #[cfg(feature = "alloc")]
-    if (T::BITS == 32 || RECIP) && !noise.is_empty() {
-        return scan_hinted::<T, RECIP>(form, weights, noise, policy, offset);
+    if (T::BITS == 32 || RECIP) && len > 0 {
+        return scan_hinted::<T, RECIP>(inputs, offset);
     }
     #[cfg(feature = "alloc")]
-    if form == Form::Div && !noise.is_empty() {
-        return scan_hinted::<T, true>(form, weights, noise, policy, offset);
+    if inputs.form == Form::Div && len > 0 {
+        return scan_hinted::<T, true>(inputs, offset);
     }
-    let mut out = Scan::new(policy);
-    blocks(
-        &mut out,
-        form,
-        weights,
-        noise,
-        policy,
-        offset,
-        0..noise.len(),
-        None,
-    );
+    let mut out = Scan::new(inputs.policy);
+    blocks(&mut out, inputs, offset, 0..len, None);
     out
 }

@@ -17,6 +17,7 @@ use core::ops::Range;
 use super::block::blocks;
 use super::enter::{below_every_score, enter_clearing};
 use super::hints::{hint_of, second_keys};
+use super::inputs::Inputs;
 use super::row::scan;
 use super::scan::Scan;
 use super::split::{Cost, split};
@@ -62,7 +63,10 @@ pub(crate) fn scan_shared<T: NoiseFloat>(
     for rows in weights.chunks(GROUP) {
         let rows: Vec<Weights<'_>> = rows.iter().map(|w| w.range(range.clone())).collect();
         if let [one] = rows[..] {
-            outs.push(scan(Form::Mul, one, noise, policy, range.start));
+            outs.push(scan(
+                Inputs::new(Form::Mul, one, noise, policy),
+                range.start,
+            ));
         } else {
             outs.extend_from_slice(&scan_group(&rows, noise, policy, range.start)[..rows.len()]);
         }
@@ -159,7 +163,8 @@ fn scan_group<T: NoiseFloat>(
                     enter_clearing::<T, true>(out, w, noise, offset, part(s), floor);
                 }
             } else {
-                blocks(out, Form::Mul, w, noise, policy, offset, part(s), floor);
+                let inputs = Inputs::new(Form::Mul, w, noise, policy);
+                blocks(out, inputs, offset, part(s), floor);
             }
         }
     }

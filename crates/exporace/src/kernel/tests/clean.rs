@@ -8,6 +8,7 @@ use alloc::vec::Vec;
 use super::rows::CHUNK;
 use crate::arch::common::sizes::{BLOCK, LANES};
 use crate::float::NoiseFloat;
+use crate::kernel::inputs::Inputs;
 use crate::kernel::row::race;
 use crate::kernel::weights::Weights;
 use crate::policy::NanPolicy;
@@ -17,7 +18,13 @@ use crate::test_inputs::{Mix, key};
 
 /// Whether a race of plain weights `p` under `noise` finds every value valid.
 fn clean<T: NoiseFloat>(form: Form, p: &[f32], noise: &[T]) -> bool {
-    race(form, Weights::Plain(p), noise, NanPolicy::NanNeverWins).clean
+    race(Inputs::new(
+        form,
+        Weights::Plain(p),
+        noise,
+        NanPolicy::NanNeverWins,
+    ))
+    .clean
 }
 
 #[test]
@@ -125,8 +132,8 @@ fn bit_checks_report_every_lane_and_accept_doubted_values() {
         let mut inv_q = q.clone();
         inv_q[(i + 1) % n] = -f64::NAN;
         for policy in NanPolicy::ALL {
-            let got =
-                race(Form::Mul, Weights::Plain(&w), &inv_q, policy).finish(|j| (w[j], inv_q[j]));
+            let got = race(Inputs::new(Form::Mul, Weights::Plain(&w), &inv_q, policy))
+                .finish(|j| (w[j], inv_q[j]));
             let want = key(scalar(Form::Mul, Weights::Plain(&w), &inv_q, policy));
             assert_eq!(key(got), want, "{i} {policy}");
             assert_eq!(key(race_mul(&w, &inv_q, policy)), want, "{i} {policy}");

@@ -6,6 +6,7 @@ use alloc::vec::Vec;
 use super::rows::{Row, both_precisions, kinds, scan_chunks};
 use crate::arch::common::sizes::LANES;
 use crate::float::NoiseFloat;
+use crate::kernel::inputs::Inputs;
 use crate::kernel::row::scan;
 use crate::kernel::scan::Scan;
 use crate::kernel::weights::Weights;
@@ -91,7 +92,7 @@ fn hinted_long_rows_equal_scalar<T: NoiseFloat>() {
                 for policy in NanPolicy::ALL {
                     let want = key(scalar(form, w, &r.noise, policy));
                     let finish = |s: Scan<T>| key(s.finish(|i| (w.get(i), r.noise[i].to_f64())));
-                    let got = scan(form, w, &r.noise, policy, 0);
+                    let got = scan(Inputs::new(form, w, &r.noise, policy), 0);
                     let valid = match w {
                         Weights::Residual { .. } => r.p.iter().chain(&r.d).all(valid_input),
                         _ => r.p.iter().all(valid_input),
@@ -110,13 +111,15 @@ fn hinted_long_rows_equal_scalar<T: NoiseFloat>() {
                     // takes.
                     if T::BITS == 32 {
                         use crate::kernel::hinted::scan_hinted;
-                        let exact = scan_hinted::<T, false>(form, w, &r.noise, policy, 0);
+                        let exact =
+                            scan_hinted::<T, false>(Inputs::new(form, w, &r.noise, policy), 0);
                         assert_eq!(finish(exact), want, "case {case} exact keys {form:?}");
-                        let recip = scan_hinted::<T, true>(form, w, &r.noise, policy, 0);
+                        let recip =
+                            scan_hinted::<T, true>(Inputs::new(form, w, &r.noise, policy), 0);
                         assert_eq!(finish(recip), want, "case {case} recip keys {form:?}");
                     }
                     let chunk = SPAN + mix.below(n as u64) as usize;
-                    let split = scan_chunks(form, w, &r.noise, policy, chunk);
+                    let split = scan_chunks(Inputs::new(form, w, &r.noise, policy), chunk);
                     assert_eq!(
                         finish(split),
                         want,
@@ -156,7 +159,8 @@ fn noise_below_recips_range_is_scanned_exactly<T: NoiseFloat>() {
             noise[at] = T::from_f64(q);
             for policy in NanPolicy::ALL {
                 let want = key(scalar(Form::Div, Weights::Plain(&p), &noise, policy));
-                let got = scan_hinted::<T, true>(Form::Div, Weights::Plain(&p), &noise, policy, 0);
+                let inputs = Inputs::new(Form::Div, Weights::Plain(&p), &noise, policy);
+                let got = scan_hinted::<T, true>(inputs, 0);
                 let got = key(got.finish(|i| (p[i], noise[i].to_f64())));
                 assert_eq!(got, want, "w {w:e} q {q:e} at {at} {policy}");
                 if q != 0.0 && policy == NanPolicy::Reject {

@@ -6,6 +6,7 @@ use alloc::vec::Vec;
 use super::rows::{both_precisions, kinds, row, scan_chunks};
 use crate::arch::common::sizes::{BLOCK, LANES};
 use crate::float::NoiseFloat;
+use crate::kernel::inputs::Inputs;
 use crate::kernel::lanes;
 use crate::kernel::row::race;
 use crate::kernel::weights::Weights;
@@ -22,11 +23,11 @@ fn lanes_equal_scalar<T: NoiseFloat>() {
             for form in [Form::Mul, Form::Div] {
                 for policy in NanPolicy::ALL {
                     let want = key(scalar(form, w, &r.noise, policy));
-                    let got =
-                        race(form, w, &r.noise, policy).finish(|i| (w.get(i), r.noise[i].to_f64()));
+                    let got = race(Inputs::new(form, w, &r.noise, policy))
+                        .finish(|i| (w.get(i), r.noise[i].to_f64()));
                     assert_eq!(key(got), want, "case {case} {w:?} {form:?} {policy}");
                     let chunk = 1 + mix.below(700) as usize;
-                    let split = scan_chunks(form, w, &r.noise, policy, chunk);
+                    let split = scan_chunks(Inputs::new(form, w, &r.noise, policy), chunk);
                     let got = split.finish(|i| (w.get(i), r.noise[i].to_f64()));
                     assert_eq!(
                         key(got),

@@ -6,12 +6,11 @@ use alloc::vec::Vec;
 
 use crate::arch::common::sizes::BLOCK;
 use crate::float::NoiseFloat;
+use crate::kernel::inputs::Inputs;
 use crate::kernel::row::scan;
 use crate::kernel::scan::Scan;
 use crate::kernel::split::{Cost, split_into};
 use crate::kernel::weights::Weights;
-use crate::policy::NanPolicy;
-use crate::standings::Form;
 use crate::test_inputs::Mix;
 
 /// The tokens of one job of a race over f32 noise.
@@ -52,15 +51,9 @@ pub(super) fn kinds<'a, T>(r: &'a Row<T>) -> [Weights<'a>; 3] {
 }
 
 /// [`scan`] of a row in chunks of `chunk` tokens, merged.
-pub(super) fn scan_chunks<T: NoiseFloat>(
-    form: Form,
-    w: Weights<'_>,
-    noise: &[T],
-    policy: NanPolicy,
-    chunk: usize,
-) -> Scan<T> {
-    split_into(noise.len(), chunk, |c| {
-        scan(form, w.range(c.clone()), &noise[c.clone()], policy, c.start)
+pub(super) fn scan_chunks<T: NoiseFloat>(inputs: Inputs<'_, T>, chunk: usize) -> Scan<T> {
+    split_into(inputs.noise.len(), chunk, |c| {
+        scan(inputs.range(c.clone()), c.start)
     })
 }
 

@@ -7,6 +7,7 @@ use alloc::vec::Vec;
 use super::rows::{Row, both_precisions, kinds, row};
 use crate::arch::common::sizes::{BLOCK, LANES};
 use crate::float::NoiseFloat;
+use crate::kernel::inputs::Inputs;
 use crate::kernel::row::race;
 use crate::kernel::scan::Scan;
 use crate::kernel::split::split_into;
@@ -37,7 +38,8 @@ fn zeroed_token_is_rescanned_past_an_infinite_bar() {
         let others = Weights::Zeroed { p: &p, zero: None };
         for policy in NanPolicy::ALL {
             let want = key(scalar(Form::Mul, w, &inv_q, policy));
-            let got = race(Form::Mul, w, &inv_q, policy).finish(|i| (w.get(i), inv_q[i]));
+            let got =
+                race(Inputs::new(Form::Mul, w, &inv_q, policy)).finish(|i| (w.get(i), inv_q[i]));
             assert_eq!(key(got), want, "{zero} {policy}");
             for (count, at) in [(2, 1), (4, 3), (4, 0)] {
                 let mut rows = alloc::vec![others; count];
@@ -277,7 +279,8 @@ fn valid_spans_enter_every_placing_token<T: NoiseFloat>() {
         assert_eq!(want, Ok((leader, half, Some((0, 0)))), "{policy}");
         // Alone, in both forms (noise 1: both score the weights).
         for form in [Form::Mul, Form::Div] {
-            let got = race(form, w, &noise, policy).finish(|i| (w.get(i), noise[i].to_f64()));
+            let got = race(Inputs::new(form, w, &noise, policy))
+                .finish(|i| (w.get(i), noise[i].to_f64()));
             assert_eq!(key(got), want, "alone, {form:?} {policy}");
         }
         for count in [2, 4] {
@@ -313,7 +316,8 @@ fn nan_beside_the_zeroed_token_is_seen<T: NoiseFloat>() {
     };
     for policy in NanPolicy::ALL {
         let want = key(scalar(Form::Mul, w, &noise, policy));
-        let got = race(Form::Mul, w, &noise, policy).finish(|i| (w.get(i), noise[i].to_f64()));
+        let got = race(Inputs::new(Form::Mul, w, &noise, policy))
+            .finish(|i| (w.get(i), noise[i].to_f64()));
         assert_eq!(key(got), want, "alone, {policy}");
         for count in [2, 4] {
             let mut rows = alloc::vec![others; count];

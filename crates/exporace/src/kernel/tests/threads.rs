@@ -3,6 +3,7 @@
 use alloc::vec::Vec;
 
 use super::rows::CHUNK;
+use crate::kernel::inputs::Inputs;
 use crate::kernel::row::race;
 use crate::kernel::weights::Weights;
 use crate::policy::NanPolicy;
@@ -19,8 +20,10 @@ fn thread_count_does_not_change_bits() {
     let run = |threads: usize| {
         pool(threads).install(|| {
             NanPolicy::ALL.map(|policy| {
-                key(race(Form::Mul, Weights::Plain(&p), &noise, policy)
-                    .finish(|i| (p[i], noise[i] as f64)))
+                key(
+                    race(Inputs::new(Form::Mul, Weights::Plain(&p), &noise, policy))
+                        .finish(|i| (p[i], noise[i] as f64)),
+                )
             })
         })
     };
