@@ -20,7 +20,9 @@ pub(crate) use clear::next_clearing;
 #[cfg(feature = "alloc")]
 pub(crate) use group::{PART, group_keys};
 pub(crate) use log1p::flipped_exp_lanes;
-pub(crate) use philox::{uniforms16, uniforms16_f64_fill, words16};
+/// The f64 fills' uniforms: [`uniforms16`].
+pub(crate) use philox::uniforms16 as uniforms16_f64_fill;
+pub(crate) use philox::{uniforms16, words16};
 pub(crate) use seeded::next_loud;
 pub(crate) use seeded_hash::next_loud_hashed;
 #[cfg(feature = "alloc")]

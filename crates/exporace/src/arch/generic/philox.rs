@@ -56,18 +56,6 @@ pub(crate) fn words16(first: u32, c1: u32, c2: u32, c3: u32, key: [u32; 2]) -> [
     out
 }
 
-/// [`uniforms16`] for the f64 fills.
-#[inline(always)]
-pub(crate) fn uniforms16_f64_fill(
-    first: u32,
-    c1: u32,
-    c2: u32,
-    c3: u32,
-    key: [u32; 2],
-) -> [f64; 16] {
-    uniforms16(first, c1, c2, c3, key)
-}
-
 /// Word 0 of the blocks of the 16 counters `(first + l, c1, c2, c3)`: the
 /// top 32 bits of each token's 53-bit uniform, so the uniform is at least
 /// the word times `2^-32`.

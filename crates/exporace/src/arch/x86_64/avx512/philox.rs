@@ -76,11 +76,19 @@ macro_rules! philox {
 /// `noise::uniform53` gives it (both steps are exact).
 #[inline(always)]
 pub(crate) fn uniforms16(first: u32, c1: u32, c2: u32, c3: u32, key: [u32; 2]) -> [f64; 16] {
-    let mut out = [0.0; 16];
     // SAFETY: this module is compiled only when the whole build enables
     // `avx512f`, `avx512dq` and `avx512vl` (`crate::arch`), so a CPU that runs
     // the build has them.
-    unsafe { philox_lanes(first, [c1, c2, c3], key, &mut out) };
+    filled(|out| unsafe { philox_lanes(first, [c1, c2, c3], key, out) })
+}
+
+/// The 16 values `fill` writes into an array. The lanes write into their
+/// caller's array: returned from them instead, the f32 noise fill took
+/// 1.03x as long.
+#[inline(always)]
+fn filled(fill: impl FnOnce(&mut [f64; 16])) -> [f64; 16] {
+    let mut out = [0.0; 16];
+    fill(&mut out);
     out
 }
 
@@ -173,10 +181,8 @@ pub(crate) fn uniforms16_f64_fill(
     c3: u32,
     key: [u32; 2],
 ) -> [f64; 16] {
-    let mut out = [0.0; 16];
     // SAFETY: as in `uniforms16`.
-    unsafe { philox_lanes_256(first, [c1, c2, c3], key, &mut out) };
-    out
+    filled(|out| unsafe { philox_lanes_256(first, [c1, c2, c3], key, out) })
 }
 
 /// [`uniforms16_f64_fill`] into `out`.
