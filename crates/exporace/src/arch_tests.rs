@@ -451,13 +451,7 @@ fn next_loud_passes_no_token_above_the_bar() {
             _ => f64::INFINITY,
         };
         let from = next() as usize % n;
-        let steps = Steps {
-            weights: &weights,
-            seed,
-            stream: Stream::Race,
-            row,
-            first,
-        };
+        let steps = Steps::at(&weights, (seed, Stream::Race, row, first));
         let mut tops = [0u32; LANES];
         let loud = crate::arch::next_loud(steps, from, bar, &mut tops);
         assert!(loud >= from && loud <= n, "case {case}: {loud}");

@@ -97,13 +97,17 @@ fn draft_probs_ratio_and_zero_draft_prob() {
     let mut d = target();
     d[1] = 0.0; // request 0, position 0: d(x=1) = 0 -> always rejected
     d[2 * V + 2] = 1.4; // request 2, position 0: p/d = 0.5
-    let out = run(
-        &[1, 0, 2, 3, 0],
-        None,
-        &[0.0, 0.0, 0.5, 0.9, 0.9],
-        Some(&d),
-        Bonus::Given(&[0, 0, 0]),
-    );
+    // The draft tokens and probabilities, with the uniforms `u`.
+    let with_u = |u: &[f64]| {
+        run(
+            &[1, 0, 2, 3, 0],
+            None,
+            u,
+            Some(&d),
+            Bonus::Given(&[0, 0, 0]),
+        )
+    };
+    let out = with_u(&[0.0, 0.0, 0.5, 0.9, 0.9]);
     // Request 0 rejects at position 0 and recovers from max(p - d, 0): only
     // token 1 has mass (0.6), so it is recovered even though it was the draft.
     assert_eq!(out.row(0), &[1, -1, -1, -1]);
@@ -111,13 +115,7 @@ fn draft_probs_ratio_and_zero_draft_prob() {
     assert_eq!(out.row(2), &[2, 3, 0, 0]);
     // Request 2 again with u just above the ratio: rejected; the residual is
     // all zero there (d >= p), so the recovered token is 0.
-    let out = run(
-        &[1, 0, 2, 3, 0],
-        None,
-        &[0.0, 0.0, 0.5000001, 0.9, 0.9],
-        Some(&d),
-        Bonus::Given(&[0, 0, 0]),
-    );
+    let out = with_u(&[0.0, 0.0, 0.5000001, 0.9, 0.9]);
     assert_eq!(out.row(2), &[0, -1, -1, -1]);
 }
 

@@ -240,12 +240,11 @@ fn draft_ids_out_of_range() {
 
 #[test]
 fn probs_and_noise_shapes() {
-    let e = recover_tokens(
-        &batch(3, &[1], &[0], &[0.5f32; 4]),
-        &[1.0f32; 3],
-        NanPolicy::Reject,
-    )
-    .unwrap_err();
+    // One request of one draft token, V 3: its target probabilities and noise.
+    let refused = |target: &[f32], inv_q: &[f32]| {
+        recover_tokens(&batch(3, &[1], &[0], target), inv_q, NanPolicy::Reject).unwrap_err()
+    };
+    let e = refused(&[0.5f32; 4], &[1.0f32; 3]);
     assert!(matches!(
         e,
         Error::LengthMismatch {
@@ -254,12 +253,7 @@ fn probs_and_noise_shapes() {
             ..
         }
     ));
-    let e = recover_tokens(
-        &batch(3, &[1], &[0], &[0.5f32; 3]),
-        &[1.0f32; 2],
-        NanPolicy::Reject,
-    )
-    .unwrap_err();
+    let e = refused(&[0.5f32; 3], &[1.0f32; 2]);
     assert!(matches!(
         e,
         Error::LengthMismatch {

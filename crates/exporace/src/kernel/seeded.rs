@@ -231,6 +231,7 @@ mod tests {
     use crate::arch::common::seeded_steps::word_scale;
     use crate::arch::generic::philox::top_words16;
     use crate::arch::generic::seeded::next_loud_words;
+    use crate::kernel::tests::both_precisions;
     use crate::kernel::weights::Weights;
     use crate::race::scalar;
     use crate::test_inputs::{Mix, key as bits};
@@ -367,16 +368,6 @@ mod tests {
         assert!(changed > 1000, "only {changed} chunks changed");
     }
 
-    #[test]
-    fn shared_bar_keeps_the_result_f32() {
-        shared_bar_keeps_the_result::<f32>()
-    }
-
-    #[test]
-    fn shared_bar_keeps_the_result_f64() {
-        shared_bar_keeps_the_result::<f64>()
-    }
-
     /// On a pool of 3 threads a row is split into many jobs
     /// taken in whatever order the threads reach them; the result is the
     /// unfused path's, bit for bit, whatever the threads' timing.
@@ -409,14 +400,10 @@ mod tests {
         }
     }
 
-    #[test]
-    fn fused_equals_unfused_f32() {
-        fused_equals_unfused::<f32>()
-    }
-
-    #[test]
-    fn fused_equals_unfused_f64() {
-        fused_equals_unfused::<f64>()
+    both_precisions! {
+        fused_equals_unfused => fused_equals_unfused_f32, fused_equals_unfused_f64;
+        shared_bar_keeps_the_result => shared_bar_keeps_the_result_f32,
+            shared_bar_keeps_the_result_f64;
     }
 
     /// The word filter's scale is `(1 + 2^-17) 2^32 / bar` rounded up to
@@ -489,13 +476,7 @@ mod tests {
             };
             for step in 0..n {
                 let mut tops = [0; LANES];
-                let at = Steps {
-                    weights: &steps,
-                    seed,
-                    stream: Stream::Race,
-                    row,
-                    first,
-                };
+                let at = Steps::at(&steps, (seed, Stream::Race, row, first));
                 let loud = next_loud_words(at, step, scale, &mut tops, top_words16);
                 if loud == step {
                     continue;

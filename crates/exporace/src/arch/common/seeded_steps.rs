@@ -43,6 +43,24 @@ impl Steps<'_> {
     }
 }
 
+#[cfg(test)]
+impl<'a> Steps<'a> {
+    /// The steps of `weights` at the noise address `(seed, stream, row,
+    /// first)` (as `test_inputs::Mix::noise_address` draws one).
+    pub(crate) fn at(
+        weights: &'a [[f32; LANES]],
+        (seed, stream, row, first): (u64, Stream, u64, usize),
+    ) -> Self {
+        Steps {
+            weights,
+            seed,
+            stream,
+            row,
+            first,
+        }
+    }
+}
+
 /// `(1 + 2^-17) 2^32 / bar` rounded up to f32, for a bar above `+0.0`
 /// (`None` for `+0.0`, `-0.0` or a NaN bar): the scale of the word filters' bounds.
 #[inline]

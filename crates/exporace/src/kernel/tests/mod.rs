@@ -12,3 +12,5 @@ mod seeded_hash;
 mod shared;
 #[cfg(feature = "parallel")]
 mod threads;
+
+pub(crate) use rows::both_precisions;

@@ -59,4 +59,4 @@ pub(super) fn scan_chunks<T: NoiseFloat>(inputs: Inputs<'_, T>, chunk: usize) ->
 
 #[path = "both_precisions.rs"]
 mod precisions;
-pub(super) use precisions::both_precisions;
+pub(crate) use precisions::both_precisions;

@@ -177,9 +177,9 @@ fn a_lane_that_passes_is_below_the_bar() {
 fn the_builds_filter_is_the_generic_one() {
     let mut mix = Mix(0x6A7E_0002);
     for case in 0..600 {
-        let noise = toy::<f32>(&mut mix, case);
-        let n = 1 + mix.below(40) as usize;
-        let x = logits(&mut mix, n * LANES, &noise, case.is_multiple_of(4));
+        let steps = |mix: &mut Mix| (1 + mix.below(40) as usize) * LANES;
+        let (noise, x) = case_row(&mut mix, case, steps, case.is_multiple_of(4));
+        let n = x.len() / LANES;
         let (steps, _) = x.as_chunks::<LANES>();
         let first = if case.is_multiple_of(5) {
             u32::MAX - 40
@@ -213,18 +213,37 @@ fn the_builds_filter_is_the_generic_one() {
     }
 }
 
+/// A case's recipe and a row of its logits, `len(mix)` of them (drawn
+/// after the recipe), with special values where `specials`.
+fn case_row(
+    mix: &mut Mix,
+    case: usize,
+    len: impl FnOnce(&mut Mix) -> usize,
+    specials: bool,
+) -> (ToyOf<f32>, Vec<f32>) {
+    let noise = toy::<f32>(mix, case);
+    let n = len(mix);
+    let x = logits(mix, n, &noise, specials);
+    (noise, x)
+}
+
+/// Up to 3000 tokens, every 20th case up to 60000.
+fn mostly_short(case: usize) -> impl FnOnce(&mut Mix) -> usize {
+    let most = if case.is_multiple_of(20) {
+        60_000
+    } else {
+        3000
+    };
+    move |mix| 1 + mix.below(most) as usize
+}
+
 /// The first maximum, for f32 and f64 logits, on rows of every length.
 #[test]
 fn race_hashed_is_the_first_maximum() {
     let mut mix = Mix(0x6A7E_0003);
     for case in 0..800 {
-        let noise = toy::<f32>(&mut mix, case);
-        let n = 1 + mix.below(if case.is_multiple_of(20) {
-            60_000
-        } else {
-            3000
-        }) as usize;
-        let x = logits(&mut mix, n, &noise, case.is_multiple_of(3));
+        let (noise, x) = case_row(&mut mix, case, mostly_short(case), case.is_multiple_of(3));
+        let n = x.len();
         assert_eq!(
             race_hashed(&noise, &x).unwrap(),
             first_max(&noise, &x),
@@ -250,13 +269,8 @@ fn contenders_hold_every_leader() {
     let mut mix = Mix(0x6A7E_0004);
     let mut kept_total = 0;
     for case in 0..600 {
-        let noise = toy::<f32>(&mut mix, case);
-        let n = 1 + mix.below(if case.is_multiple_of(20) {
-            60_000
-        } else {
-            3000
-        }) as usize;
-        let x = logits(&mut mix, n, &noise, case.is_multiple_of(3));
+        let (noise, x) = case_row(&mut mix, case, mostly_short(case), case.is_multiple_of(3));
+        let n = x.len();
         let kept = hashed_contenders(&noise, &x).unwrap();
         kept_total += kept.len();
         assert!(
@@ -296,9 +310,8 @@ fn contenders_hold_every_leader() {
 fn threads_do_not_change_the_answers() {
     let mut mix = Mix(0x6A7E_0005);
     for case in 0..12 {
-        let noise = toy::<f32>(&mut mix, case);
-        let n = 300_000 + mix.below(300_000) as usize;
-        let x = logits(&mut mix, n, &noise, case.is_multiple_of(2));
+        let long = |mix: &mut Mix| 300_000 + mix.below(300_000) as usize;
+        let (noise, x) = case_row(&mut mix, case, long, case.is_multiple_of(2));
         let one = (
             race_hashed(&noise, &x).unwrap(),
             hashed_contenders(&noise, &x).unwrap(),

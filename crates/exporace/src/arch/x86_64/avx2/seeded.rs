@@ -252,13 +252,7 @@ mod tests {
                     })
                 })
                 .collect();
-            let at = Steps {
-                weights: &steps,
-                seed,
-                stream,
-                row,
-                first,
-            };
+            let at = Steps::at(&steps, (seed, stream, row, first));
             for from in [0, n / 2, n] {
                 let (mut got_tops, mut want_tops) = ([case as u32; LANES], [case as u32; LANES]);
                 let got = next_loud_scaled(at, from, scale, &mut got_tops);

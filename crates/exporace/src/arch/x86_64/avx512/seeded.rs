@@ -130,13 +130,7 @@ mod tests {
             };
             for from in [0, n / 2, n] {
                 let (mut got_tops, mut want_tops) = ([case as u32; LANES], [case as u32; LANES]);
-                let at = Steps {
-                    weights: &steps,
-                    seed,
-                    stream,
-                    row,
-                    first,
-                };
+                let at = Steps::at(&steps, (seed, stream, row, first));
                 let got = next_loud(at, from, bar, &mut got_tops);
                 let want = next_loud_lanes(at, from, bar, &mut want_tops);
                 assert_eq!(got, want, "case {case} from {from}");
