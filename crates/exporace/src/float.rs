@@ -128,6 +128,17 @@ pub trait NoiseFloat:
     }
 }
 
+/// Methods of `NoiseFloat` that are the float type `$t`'s own methods of
+/// the same name, each returning `$out`.
+macro_rules! own_methods {
+    (#[$attr:meta] $t:ty: $out:ty, $($name:ident),*) => {$(
+        #[$attr]
+        fn $name(self) -> $out {
+            <$t>::$name(self)
+        }
+    )*};
+}
+
 macro_rules! impl_noise_float {
     ($t:ty, $prec:expr, $bits:ty, $nan:expr, $ln:path, $ln1p:path, $exp:path) => {
         impl NoiseFloat for $t {
@@ -161,30 +172,8 @@ macro_rules! impl_noise_float {
             fn from_bits(bits: u64) -> Self {
                 <$t>::from_bits(bits as $bits)
             }
-            #[inline(always)]
-            fn is_nan(self) -> bool {
-                <$t>::is_nan(self)
-            }
-            #[inline(always)]
-            fn is_infinite(self) -> bool {
-                <$t>::is_infinite(self)
-            }
-            #[inline(always)]
-            fn is_finite(self) -> bool {
-                <$t>::is_finite(self)
-            }
-            #[inline(always)]
-            fn is_sign_negative(self) -> bool {
-                <$t>::is_sign_negative(self)
-            }
-            #[inline]
-            fn next_up(self) -> Self {
-                <$t>::next_up(self)
-            }
-            #[inline]
-            fn next_down(self) -> Self {
-                <$t>::next_down(self)
-            }
+            own_methods!(#[inline(always)] $t: bool, is_nan, is_infinite, is_finite, is_sign_negative);
+            own_methods!(#[inline] $t: Self, next_up, next_down);
             #[inline]
             fn ln(self) -> Self {
                 $ln(self)
