@@ -23,7 +23,7 @@
 //! `1e-4` for the logs' last-place wobble); a token whose logit plus that
 //! bound falls below the runner-up's score is passed over after one hash.
 
-use crate::hashed_sample::{VllmRow, vllm_cpu_sample};
+use crate::hashed_sample::{VllmRow, check_tokens, check_vllm, vllm_cpu_sample};
 use alloc::vec::Vec;
 
 use crate::models::{
@@ -31,7 +31,7 @@ use crate::models::{
     vllm_cpu_bits, vllm_cpu_key,
 };
 use exporace::murmur3::{self, DOMAIN_HIGH};
-use exporace::{Contender, Error, NanPolicy, NoiseFloat, RaceResult, Result, Standings};
+use exporace::{Contender, NanPolicy, NoiseFloat, RaceResult, Result, Standings};
 
 /// The top bits of a word that pick its bound.
 const BUCKET_BITS: u32 = 10;
@@ -134,34 +134,6 @@ fn standings<T: NoiseFloat>(
         s.push(i, score(i));
     }
     s.finish().expect("a row is not empty")
-}
-
-/// The checks of `vllm_gumbel_sample`: a vocabulary of 1 to 2^32 - 1
-/// tokens, a finite temperature of at least 0, a position below the draft
-/// salt's range.
-fn check_vllm(row: &VllmRow<'_>) -> Result<()> {
-    exporace::validate::vocab(row.logits.len())?;
-    if !(row.temperature >= 0.0 && row.temperature.is_finite()) {
-        return Err(Error::BadArgument {
-            name: "temperature",
-            value: exporace::ArgValue::Float(row.temperature as f64),
-            rule: "it must be a finite number of at least 0",
-        });
-    }
-    crate::models::check_mrv2_pos(row.pos)?;
-    check_tokens(row.logits.len())
-}
-
-/// Tokens are hashed as 32-bit ids.
-fn check_tokens(v: usize) -> Result<()> {
-    if v > u32::MAX as usize {
-        return Err(Error::TooLarge {
-            what: "vocabulary size (tokens are hashed as 32-bit ids)",
-            size: v as u64,
-            limit: u32::MAX as u64,
-        });
-    }
-    Ok(())
 }
 
 /// vLLM 0.33's `gumbel_sample` for one row at fp32 noise (`row.fp64`

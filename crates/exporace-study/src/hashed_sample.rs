@@ -56,6 +56,34 @@ fn first_max<T: PartialOrd + Copy>(values: impl Iterator<Item = T>) -> Option<(u
     best
 }
 
+/// The checks of `vllm_gumbel_sample`: a vocabulary of 1 to 2^32 - 1
+/// tokens, a finite temperature of at least 0, a position below the draft
+/// salt's range.
+pub(crate) fn check_vllm(row: &VllmRow<'_>) -> Result<()> {
+    exporace::validate::vocab(row.logits.len())?;
+    if !(row.temperature >= 0.0 && row.temperature.is_finite()) {
+        return Err(Error::BadArgument {
+            name: "temperature",
+            value: exporace::ArgValue::Float(row.temperature as f64),
+            rule: "it must be a finite number of at least 0",
+        });
+    }
+    crate::models::check_mrv2_pos(row.pos)?;
+    check_tokens(row.logits.len())
+}
+
+/// Tokens are hashed as 32-bit ids.
+pub(crate) fn check_tokens(v: usize) -> Result<()> {
+    if v > u32::MAX as usize {
+        return Err(Error::TooLarge {
+            what: "vocabulary size (tokens are hashed as 32-bit ids)",
+            size: v as u64,
+            limit: u32::MAX as u64,
+        });
+    }
+    Ok(())
+}
+
 /// The id vLLM's `gumbel_sample` picks for `row`: `logits / temperature`
 /// in fp32 (correctly rounded), widened to fp64 under `fp64`, plus the
 /// recipe's noise at (seed, pos, token), first maximum per block of 1024,
@@ -72,22 +100,7 @@ fn first_max<T: PartialOrd + Copy>(values: impl Iterator<Item = T>) -> Option<(u
 /// # Ok::<(), exporace::Error>(())
 /// ```
 pub fn vllm_gumbel_sample(row: &VllmRow<'_>) -> Result<usize> {
-    exporace::validate::vocab(row.logits.len())?;
-    if !(row.temperature >= 0.0 && row.temperature.is_finite()) {
-        return Err(Error::BadArgument {
-            name: "temperature",
-            value: exporace::ArgValue::Float(row.temperature as f64),
-            rule: "it must be a finite number of at least 0",
-        });
-    }
-    crate::models::check_mrv2_pos(row.pos)?;
-    if row.logits.len() > u32::MAX as usize {
-        return Err(Error::TooLarge {
-            what: "vocabulary size (tokens are hashed as 32-bit ids)",
-            size: row.logits.len() as u64,
-            limit: u32::MAX as u64,
-        });
-    }
+    check_vllm(row)?;
     let t = row.temperature;
     if t == 0.0 {
         let (i, _) = first_max(row.logits.iter().copied()).expect("the vocabulary is not empty");
@@ -121,13 +134,7 @@ pub fn vllm_gumbel_sample(row: &VllmRow<'_>) -> Result<usize> {
 /// ```
 pub fn sglang_sample(logprobs: &[f64], seed: u64, pos: u64) -> Result<usize> {
     exporace::validate::vocab(logprobs.len())?;
-    if logprobs.len() > u32::MAX as usize {
-        return Err(Error::TooLarge {
-            what: "vocabulary size (tokens are hashed as 32-bit ids)",
-            size: logprobs.len() as u64,
-            limit: u32::MAX as u64,
-        });
-    }
+    check_tokens(logprobs.len())?;
     race_hashed(
         &Sglang {
             prefix: murmur3::prefix(seed, pos, 0),

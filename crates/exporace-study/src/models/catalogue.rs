@@ -63,26 +63,29 @@ pub trait ModelVisitor {
     fn visit<M: NoiseModel>(self, model: &M) -> Self::Output;
 }
 
+/// The visit of a model generic over the noise float at `precision`.
+macro_rules! generic {
+    ($model:ident, $precision:expr, $visitor:expr) => {
+        match $precision {
+            F32 => $visitor.visit(&$model::<f32>::new()),
+            F64 => $visitor.visit(&$model::<f64>::new()),
+        }
+    };
+}
+
 impl Recipe {
     /// Instantiates the recipe at `precision` and hands it to `visitor`.
     pub fn visit<V: ModelVisitor>(self, precision: Precision, visitor: V) -> Result<V::Output> {
         use Precision::{F32, F64};
         Ok(match (self, precision) {
-            (Recipe::Ideal, F32) => visitor.visit(&Ideal::<f32>::new()),
-            (Recipe::Ideal, F64) => visitor.visit(&Ideal::<f64>::new()),
-            (Recipe::TorchCuda, F32) => visitor.visit(&TorchCuda::<f32>::new()),
-            (Recipe::TorchCuda, F64) => visitor.visit(&TorchCuda::<f64>::new()),
-            (Recipe::TorchCpu, F32) => visitor.visit(&TorchCpu::<f32>::new()),
-            (Recipe::TorchCpu, F64) => visitor.visit(&TorchCpu::<f64>::new()),
+            (Recipe::Ideal, p) => generic!(Ideal, p, visitor),
+            (Recipe::TorchCuda, p) => generic!(TorchCuda, p, visitor),
+            (Recipe::TorchCpu, p) => generic!(TorchCpu, p, visitor),
             (Recipe::TorchCpuCompiled, F32) => visitor.visit(&TorchCpuCompiled),
-            (Recipe::TritonClassic, F32) => visitor.visit(&TritonClassic::<f32>::new()),
-            (Recipe::TritonClassic, F64) => visitor.visit(&TritonClassic::<f64>::new()),
-            (Recipe::TritonFlipped, F32) => visitor.visit(&TritonFlipped::<f32>::new()),
-            (Recipe::TritonFlipped, F64) => visitor.visit(&TritonFlipped::<f64>::new()),
-            (Recipe::U64Flipped, F32) => visitor.visit(&U64Flipped::<f32>::new()),
-            (Recipe::U64Flipped, F64) => visitor.visit(&U64Flipped::<f64>::new()),
-            (Recipe::U64Classic, F32) => visitor.visit(&U64Classic::<f32>::new()),
-            (Recipe::U64Classic, F64) => visitor.visit(&U64Classic::<f64>::new()),
+            (Recipe::TritonClassic, p) => generic!(TritonClassic, p, visitor),
+            (Recipe::TritonFlipped, p) => generic!(TritonFlipped, p, visitor),
+            (Recipe::U64Flipped, p) => generic!(U64Flipped, p, visitor),
+            (Recipe::U64Classic, p) => generic!(U64Classic, p, visitor),
             (Recipe::VllmMurmur, F32) => visitor.visit(&VllmMurmur32),
             (Recipe::VllmMurmur, F64) => visitor.visit(&VllmMurmur64),
             (Recipe::Sglang, F64) => visitor.visit(&SglangMurmur),
@@ -98,16 +101,8 @@ impl Recipe {
                 | Recipe::JaxGpu
                 | Recipe::JaxCpuHigh
                 | Recipe::JaxGpuHigh
-                | Recipe::MlxCpu),
-                precision,
-            ) => {
-                return Err(Error::ModelPrecision {
-                    recipe: recipe.name(),
-                    precision,
-                });
-            }
-            (
-                recipe @ (Recipe::TorchCpuCompiled
+                | Recipe::MlxCpu
+                | Recipe::TorchCpuCompiled
                 | Recipe::Sglang
                 | Recipe::SglangFastSample
                 | Recipe::VllmCpu),

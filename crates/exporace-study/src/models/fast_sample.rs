@@ -9,8 +9,8 @@
 
 use super::lattice;
 use super::model::{Branch, Draw, ModelFacts, NoiseKind, NoiseModel};
+use super::murmur::SglangMurmur;
 use crate::libdevice;
-use exporace::Precision;
 use exporace::murmur3;
 use exporace::{Error, Result};
 
@@ -81,54 +81,40 @@ fn draft_draw(h: u32) -> Draw<f64> {
     )
 }
 
-/// `sglang-0.5-fast-sample`: the seeded path of SGLang's speculative
-/// `fast_sample` (0.5.23), in f64 only.
-///
-/// The uniform is the midpoint `(h + 0.5) 2^-32` of the hash of (seed +
-/// [`SGLANG_DRAFT_SEED_SALT`], position, step · V + token), strictly inside
-/// (0, 1), so E is finite and positive: at least `-ln(1 - 2^-33)`, at most
-/// `33 ln 2`. The score `p / E` is computed as `fl(1 / E) · p` in f64 and
-/// ties go to the first maximum (`argmax`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct SglangFastSample;
-
-impl NoiseModel for SglangFastSample {
-    type Float = f64;
-
-    fn facts(&self) -> ModelFacts {
-        ModelFacts {
-            name: "sglang-0.5-fast-sample",
-            engine: "SGLang (speculative fast_sample with a seed)",
-            versions: "0.5.23",
-            precision: Precision::F64,
-            kind: NoiseKind::Exponential,
-            lattice: "u = (h + 0.5) * 2^-32 in f64 (exact), h = murmur3_hash32(seed + 0x44524146545F0000, pos, step * V + token) in [0, 2^32)",
-            transform: "E = -ln u in f64 (__nv_log); the score is fl(1 / E) * p in f64",
-            clamp: "none: 2^-33 <= u <= 1 - 2^-33",
-            min_positive_e: 1.164_153_218_337_110_8e-10,
-            max_finite_gumbel: 22.873_856_958_419_99,
-            p_zero: 0.0,
-            p_infinite: 0.0,
-            tie_rule: "first maximum (torch.argmax; the first NaN wins)",
-            source: "SGLang 0.5.23, sglang/srt/speculative/spec_utils.py fast_sample (seeded path), sglang/kernels/ops/sampling/murmur_hash.py",
-            stream: "Murmur3: exact replay of murmur_hash32 at the salted seed (draw_hashed: token is the hash column step * V + token; no draft flag)",
+model! {
+    /// `sglang-0.5-fast-sample`: the seeded path of SGLang's speculative
+    /// `fast_sample` (0.5.23), in f64 only.
+    ///
+    /// The uniform is the midpoint `(h + 0.5) 2^-32` of the hash of (seed +
+    /// [`SGLANG_DRAFT_SEED_SALT`], position, step · V + token), strictly inside
+    /// (0, 1), so E is finite and positive: at least `-ln(1 - 2^-33)`, at most
+    /// `33 ln 2`. The score `p / E` is computed as `fl(1 / E) · p` in f64 and
+    /// ties go to the first maximum (`argmax`).
+    SglangFastSample: f64, word0 {
+        fn facts(&self) -> ModelFacts {
+            ModelFacts {
+                name: "sglang-0.5-fast-sample",
+                engine: "SGLang (speculative fast_sample with a seed)",
+                kind: NoiseKind::Exponential,
+                lattice: "u = (h + 0.5) * 2^-32 in f64 (exact), h = murmur3_hash32(seed + 0x44524146545F0000, pos, step * V + token) in [0, 2^32)",
+                transform: "E = -ln u in f64 (__nv_log); the score is fl(1 / E) * p in f64",
+                clamp: "none: 2^-33 <= u <= 1 - 2^-33",
+                min_positive_e: 1.164_153_218_337_110_8e-10,
+                max_finite_gumbel: 22.873_856_958_419_99,
+                source: "SGLang 0.5.23, sglang/srt/speculative/spec_utils.py fast_sample (seeded path), sglang/kernels/ops/sampling/murmur_hash.py",
+                stream: "Murmur3: exact replay of murmur_hash32 at the salted seed (draw_hashed: token is the hash column step * V + token; no draft flag)",
+                // The version, precision and tie rule of SGLang's seeded sampling.
+                ..SglangMurmur.facts()
+            }
         }
-    }
 
-    fn raw(&self, w: [u32; 4]) -> u64 {
-        w[0] as u64
-    }
+        fn transform(&self, raw: u64) -> Draw<f64> {
+            draft_draw(raw as u32)
+        }
 
-    fn raw_max(&self) -> u64 {
-        u32::MAX as u64
-    }
-
-    fn transform(&self, raw: u64) -> Draw<f64> {
-        draft_draw(raw as u32)
-    }
-
-    fn draw_hashed(&self, seed: u64, pos: u64, token: u32, draft: bool) -> Option<Draw<f64>> {
-        // The model is the draft's own stream; the flag salts nothing here.
-        (!draft).then(|| draft_draw(murmur3::hash32(sglang_draft_seed(seed), pos, token, 0)))
+        fn draw_hashed(&self, seed: u64, pos: u64, token: u32, draft: bool) -> Option<Draw<f64>> {
+            // The model is the draft's own stream; the flag salts nothing here.
+            (!draft).then(|| draft_draw(murmur3::hash32(sglang_draft_seed(seed), pos, token, 0)))
+        }
     }
 }

@@ -4,6 +4,7 @@
 
 use super::lattice;
 use super::model::{Draw, ModelFacts, NoiseKind, NoiseModel};
+use super::mrv2::MRV2_TIE_RULE;
 use crate::libdevice;
 use exporace::philox::{TRITON_RAND_SCALE, triton_scale};
 use exporace::{NoiseFloat, Precision};
@@ -61,7 +62,7 @@ fn by_precision<T: NoiseFloat>(f32_value: f64, f64_value: f64) -> f64 {
 /// raw integers with `words` (the reader, the largest integer and the
 /// lattice cell), draws the uniform and whether it was clamped, then E, with
 /// `draw`, and documents the `facts` given and the `numbers`, each a pair
-/// `(f32, f64)` chosen by the noise type.
+/// `(f32, f64)` chosen by the noise type; the engine and tie rule are MRV2's.
 macro_rules! gumbel_recipe {
     (
         $(#[$doc:meta])*
@@ -82,20 +83,16 @@ macro_rules! gumbel_recipe {
 
             fn facts(&self) -> ModelFacts {
                 ModelFacts {
+                    engine: "vLLM Model Runner V2 (Triton Philox)",
                     precision: T::PRECISION,
                     kind: NoiseKind::Gumbel,
+                    tie_rule: MRV2_TIE_RULE,
                     $($text: $value,)*
                     $($number: by_precision::<T>($f32, $f64),)*
                 }
             }
 
-            fn raw(&self, w: [u32; 4]) -> u64 {
-                $raw(w)
-            }
-
-            fn raw_max(&self) -> u64 {
-                $raw_max
-            }
+            raw_words!($raw, $raw_max);
 
             fn transform(&self, raw: u64) -> Draw<T> {
                 let (u, clamped) = $uniform::<T>(raw);
@@ -158,12 +155,10 @@ gumbel_recipe! {
         draw: triton_uniform, classic_e;
         facts: {
             name: "triton-classic",
-            engine: "vLLM Model Runner V2 (Triton Philox)",
             versions: "≤0.30, before #45996",
             lattice: "tl.rand: u = f32(x) * 4.6566127342e-10, x the folded i32 word; u in [0, 1 - 2^-24]",
             transform: "G = -ln(-ln u) in the noise type (libdevice __nv_logf / __nv_log)",
             clamp: "none; u = 0 gives G = -inf",
-            tie_rule: "first maximum per block of 1024 (tl.max with indices), then the first block (torch.argmax of the block maxima)",
             source: "vllm/v1/worker/gpu/sample/gumbel.py before #45996; triton/language/random.py",
             stream: "Triton Philox: exact replay of tl.rand (draw_triton, draw_mrv2)",
         }
@@ -189,12 +184,10 @@ gumbel_recipe! {
         draw: triton_clamped, flipped_e;
         facts: {
             name: "triton-flipped",
-            engine: "vLLM Model Runner V2 (Triton Philox)",
             versions: "≤0.30, fp32 default from #45996",
             lattice: "tl.rand clamped: u = max(f32(x) * 4.6566127342e-10, 4.6566127342e-10)",
             transform: "G = -ln(-ln_1p(-u)) in the noise type (libdevice __nv_log1pf, __nv_logf at f32)",
             clamp: "u >= 4.6566127342e-10 (f32 2^-31 (1 - 2^-24))",
-            tie_rule: "first maximum per block of 1024 (tl.max with indices), then the first block (torch.argmax of the block maxima)",
             source: "vLLM #45996; triton/language/random.py",
             stream: "Triton Philox: exact replay of tl.rand (draw_triton, draw_mrv2)",
         }
@@ -294,12 +287,10 @@ gumbel_recipe! {
         draw: rand64_clamped, flipped_e;
         facts: {
             name: "u64-f32-flipped",
-            engine: "vLLM Model Runner V2 (Triton Philox)",
             versions: "#47524 only; 0.30.0's fp32 path is triton-flipped",
             lattice: "u = max(T(w1 << 32 | w0) * 2^-64, MIN_POSITIVE) (tl_rand64: word 0 low; the conversion rounds)",
             transform: "G = -ln(-ln_1p(-u)) in the noise type (libdevice __nv_log1pf, __nv_logf at f32)",
             clamp: "u >= smallest positive normal; u = 1 gives G = -inf",
-            tie_rule: "first maximum per block of 1024 (tl.max with indices), then the first block (torch.argmax of the block maxima)",
             source: "vLLM #47524 (tl_rand64)",
             stream: "Triton Philox: exact replay of tl_rand64 (draw_triton, draw_mrv2)",
         }
@@ -326,12 +317,10 @@ gumbel_recipe! {
         draw: rand64_clamped, classic_e;
         facts: {
             name: "u64-f64-classic",
-            engine: "vLLM Model Runner V2 (Triton Philox)",
             versions: "≤0.30, fp64 path (use_fp64)",
             lattice: "u = max(T(w1 << 32 | w0) * 2^-64, MIN_POSITIVE) (tl_rand64: word 0 low; the conversion rounds)",
             transform: "G = -ln(-ln u) in the noise type (libdevice __nv_log at f64, __nv_logf at f32)",
             clamp: "u >= smallest positive normal; u = 1 gives G = +inf",
-            tie_rule: "first maximum per block of 1024 (tl.max with indices), then the first block (torch.argmax of the block maxima)",
             source: "vLLM MRV2 --use-fp64-gumbel (tl_rand64)",
             stream: "Triton Philox: exact replay of tl_rand64 (draw_triton, draw_mrv2)",
         }

@@ -115,30 +115,42 @@ impl XlaBackend {
     }
 }
 
-/// `jax-0.11-cpu` and `jax-0.11-gpu`: `jax.random.gumbel` and
-/// `jax.random.categorical` in float32 with the default `mode="low"`.
-///
-/// The uniform is the top 23 bits of JAX's word as `k 2^-23`, with `k = 0`
-/// read as `tiny` = 2^-126; `G = -log(-log u)` with the backend's `log`.
-/// The largest Gumbel value is 15.94 (`u = 1 - 2^-23`), the smallest -4.47;
-/// neither end is infinite. `categorical` adds the noise to the float32
-/// logits and takes `argmax` (the first maximum; a NaN wins).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Jax {
-    /// Whose `log`.
-    pub backend: XlaBackend,
+/// Declares a JAX model: its backend, and the model on each backend.
+macro_rules! on_backends {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub struct $name {
+            /// Whose `log` (and `log1p`).
+            pub backend: XlaBackend,
+        }
+
+        impl $name {
+            /// JAX on the CPU.
+            pub const CPU: $name = $name {
+                backend: XlaBackend::Cpu,
+            };
+            /// JAX on an NVIDIA GPU.
+            pub const GPU: $name = $name {
+                backend: XlaBackend::Gpu,
+            };
+        }
+    };
+}
+
+on_backends! {
+    /// `jax-0.11-cpu` and `jax-0.11-gpu`: `jax.random.gumbel` and
+    /// `jax.random.categorical` in float32 with the default `mode="low"`.
+    ///
+    /// The uniform is the top 23 bits of JAX's word as `k 2^-23`, with `k = 0`
+    /// read as `tiny` = 2^-126; `G = -log(-log u)` with the backend's `log`.
+    /// The largest Gumbel value is 15.94 (`u = 1 - 2^-23`), the smallest -4.47;
+    /// neither end is infinite. `categorical` adds the noise to the float32
+    /// logits and takes `argmax` (the first maximum; a NaN wins).
+    Jax
 }
 
 impl Jax {
-    /// JAX on the CPU.
-    pub const CPU: Jax = Jax {
-        backend: XlaBackend::Cpu,
-    };
-    /// JAX on an NVIDIA GPU.
-    pub const GPU: Jax = Jax {
-        backend: XlaBackend::Gpu,
-    };
-
     /// The draw for a 23-bit lattice index (the word's top 23 bits).
     fn draw23(&self, k: u64) -> Draw<f32> {
         let u = if k == 0 {
@@ -208,29 +220,18 @@ impl NoiseModel for Jax {
     }
 }
 
-/// `jax-0.11-cpu-high` and `jax-0.11-gpu-high`: `jax.random.gumbel` and
-/// `jax.random.categorical` in float32 with `mode="high"`.
-///
-/// Two uniforms per element (`high` at element `i`, `low` at `n + i` of a
-/// request of `n` elements) make `x` ([`jax_high_uniform`]), and
-/// `G = -log(-log1p(-x))`. Down to `x = 2^-47` the largest Gumbel value is
-/// 32.58; `x <= 1 - 2^-23` keeps it above -2.77.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct JaxHigh {
-    /// Whose `log` and `log1p`.
-    pub backend: XlaBackend,
+on_backends! {
+    /// `jax-0.11-cpu-high` and `jax-0.11-gpu-high`: `jax.random.gumbel` and
+    /// `jax.random.categorical` in float32 with `mode="high"`.
+    ///
+    /// Two uniforms per element (`high` at element `i`, `low` at `n + i` of a
+    /// request of `n` elements) make `x` ([`jax_high_uniform`]), and
+    /// `G = -log(-log1p(-x))`. Down to `x = 2^-47` the largest Gumbel value is
+    /// 32.58; `x <= 1 - 2^-23` keeps it above -2.77.
+    JaxHigh
 }
 
 impl JaxHigh {
-    /// JAX on the CPU.
-    pub const CPU: JaxHigh = JaxHigh {
-        backend: XlaBackend::Cpu,
-    };
-    /// JAX on an NVIDIA GPU.
-    pub const GPU: JaxHigh = JaxHigh {
-        backend: XlaBackend::Gpu,
-    };
-
     /// The uniform of a 46-bit index `high_k << 23 | low_k`.
     fn x(raw: u64) -> f32 {
         let part = |k: u64| k as f32 * TWO_M23;
@@ -249,36 +250,30 @@ impl NoiseModel for JaxHigh {
     type Float = f32;
 
     fn facts(&self) -> ModelFacts {
-        let (name, engine, transform, max_g) = match self.backend {
+        let (name, transform) = match self.backend {
             XlaBackend::Cpu => (
                 "jax-0.11-cpu-high",
-                "JAX (XLA CPU)",
                 "G = -log(-log1p(-x)) in f32 with XLA's CPU log1p (Cephes' rational function below sqrt(2) - 1, else log(1 + x)) and log",
-                32.577_919_006_347_656,
             ),
             XlaBackend::Gpu => (
                 "jax-0.11-gpu-high",
-                "JAX (XLA GPU)",
                 "G = -log(-log1p(-x)) in f32 with XLA's GPU log1p and log (__nv_log1pf, __nv_logf)",
-                32.577_919_006_347_656,
             ),
         };
         ModelFacts {
             name,
-            engine,
-            versions: "0.11.2",
-            precision: Precision::F32,
-            kind: NoiseKind::Gumbel,
             lattice: "x = h if h >= 0.5, else h + 2^-23 l + 2^-47 in f32; h, l = (w >> 9) 2^-23 of the words at flat elements i and n + i of a request of n",
             transform,
             clamp: "none: 2^-47 <= x <= 1 - 2^-23",
             min_positive_e: 7.105_427_357_601_002e-15,
-            max_finite_gumbel: max_g,
-            p_zero: 0.0,
-            p_infinite: 0.0,
-            tie_rule: "first maximum (jnp.argmax; the first NaN wins)",
+            max_finite_gumbel: 32.577_919_006_347_656,
             source: "JAX 0.11.2, jax/_src/random/core.py _gumbel (mode high), _uniform; threefry2x32.py _threefry_random_bits_partitionable",
             stream: "Threefry-2x32: exact replay keyed by jax.random.key(seed) (draw_keyed: flat element and request size)",
+            // The engine, version and tie rule of mode low's.
+            ..Jax {
+                backend: self.backend,
+            }
+            .facts()
         }
     }
 

@@ -73,58 +73,47 @@ fn draw(bits: u32) -> Draw<f32> {
     Draw::of_gumbel(bits as u64, u as f64, e, g, clamped)
 }
 
-/// `mlx-0.32-cpu`: `mx.random.gumbel` and `mx.random.categorical` in
-/// float32 on a Linux CPU.
-///
-/// The uniform is the word in float32 times 2^-32, at most `1 - 2^-24`
-/// (the top 128 words round to 1 and are clamped to it, 383 words in all
-/// give it); `G = -log(-log u)` with glibc's `logf`.
-/// The word 0 gives `u = 0`, `E = inf` and `G = -inf`: that token cannot
-/// win. The largest Gumbel value is 16.64. `categorical` adds the noise to
-/// the logits and takes `argmax`: the first maximum, or the first NaN.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct MlxCpu;
-
-impl NoiseModel for MlxCpu {
-    type Float = f32;
-
-    fn facts(&self) -> ModelFacts {
-        ModelFacts {
-            name: "mlx-0.32-cpu",
-            engine: "MLX (CPU)",
-            versions: "0.32.4",
-            precision: Precision::F32,
-            kind: NoiseKind::Gumbel,
-            lattice: "u = min(fl32(w) / 2^32, 1 - 2^-24), w = word i of n of MLX's CPU RandomBits under threefry2x32 keyed by key(seed)",
-            transform: "G = -log(-log u) in f32 with glibc's logf",
-            clamp: "u <= nextafter(1, 0) = 1 - 2^-24 (the top 128 words round to u = 1; 383 words give 1 - 2^-24); w = 0 gives u = 0, E = inf, G = -inf",
-            min_positive_e: 5.960_464_477_539_063e-8,
-            max_finite_gumbel: 16.635_532_379_150_39,
-            p_zero: 0.0,
-            p_infinite: 2.328_306_436_538_696_3e-10,
-            tie_rule: "first maximum (argmax; the first NaN wins)",
-            source: "MLX 0.32.4 (mlx-cpu wheel), mlx/random.cpp uniform, gumbel, categorical; mlx/backend/cpu/primitives.cpp RandomBits::eval_cpu",
-            stream: "Threefry-2x32: exact replay keyed by mx.random.key(seed) (draw_keyed: word i of a request of n)",
+model! {
+    /// `mlx-0.32-cpu`: `mx.random.gumbel` and `mx.random.categorical` in
+    /// float32 on a Linux CPU.
+    ///
+    /// The uniform is the word in float32 times 2^-32, at most `1 - 2^-24`
+    /// (the top 128 words round to 1 and are clamped to it, 383 words in all
+    /// give it); `G = -log(-log u)` with glibc's `logf`.
+    /// The word 0 gives `u = 0`, `E = inf` and `G = -inf`: that token cannot
+    /// win. The largest Gumbel value is 16.64. `categorical` adds the noise to
+    /// the logits and takes `argmax`: the first maximum, or the first NaN.
+    MlxCpu: f32, word0 {
+        fn facts(&self) -> ModelFacts {
+            ModelFacts {
+                name: "mlx-0.32-cpu",
+                engine: "MLX (CPU)",
+                versions: "0.32.4",
+                precision: Precision::F32,
+                kind: NoiseKind::Gumbel,
+                lattice: "u = min(fl32(w) / 2^32, 1 - 2^-24), w = word i of n of MLX's CPU RandomBits under threefry2x32 keyed by key(seed)",
+                transform: "G = -log(-log u) in f32 with glibc's logf",
+                clamp: "u <= nextafter(1, 0) = 1 - 2^-24 (the top 128 words round to u = 1; 383 words give 1 - 2^-24); w = 0 gives u = 0, E = inf, G = -inf",
+                min_positive_e: 5.960_464_477_539_063e-8,
+                max_finite_gumbel: 16.635_532_379_150_39,
+                p_zero: 0.0,
+                p_infinite: 2.328_306_436_538_696_3e-10,
+                tie_rule: "first maximum (argmax; the first NaN wins)",
+                source: "MLX 0.32.4 (mlx-cpu wheel), mlx/random.cpp uniform, gumbel, categorical; mlx/backend/cpu/primitives.cpp RandomBits::eval_cpu",
+                stream: "Threefry-2x32: exact replay keyed by mx.random.key(seed) (draw_keyed: word i of a request of n)",
+            }
         }
-    }
 
-    fn raw(&self, w: [u32; 4]) -> u64 {
-        w[0] as u64
-    }
+        fn transform(&self, raw: u64) -> Draw<f32> {
+            draw(raw as u32)
+        }
 
-    fn raw_max(&self) -> u64 {
-        u32::MAX as u64
-    }
+        fn cell(&self, raw: u64) -> (u64, u64) {
+            cell_of(raw, self.raw_max(), |w| mlx_uniform(w as u32))
+        }
 
-    fn transform(&self, raw: u64) -> Draw<f32> {
-        draw(raw as u32)
-    }
-
-    fn cell(&self, raw: u64) -> (u64, u64) {
-        cell_of(raw, self.raw_max(), |w| mlx_uniform(w as u32))
-    }
-
-    fn draw_keyed(&self, seed: u64, size: u64, index: u64) -> Option<Draw<f32>> {
-        Some(draw(mlx_bits(seed_key(seed), size, index)))
+        fn draw_keyed(&self, seed: u64, size: u64, index: u64) -> Option<Draw<f32>> {
+            Some(draw(mlx_bits(seed_key(seed), size, index)))
+        }
     }
 }

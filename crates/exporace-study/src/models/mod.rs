@@ -32,6 +32,73 @@ macro_rules! recipe {
     };
 }
 
+/// The `raw` and `raw_max` of a [`NoiseModel`] impl: a reader of one Philox
+/// block and its largest integer, or a lattice the recipes share by name:
+/// `word0` (word 0, 32 bits), `top53` (`lattice::top53`), `rand53` (the top
+/// 53 bits of `lattice::rand64`) or `triton` (`lattice::triton`).
+macro_rules! raw_words {
+    (word0) => {
+        raw_words!(|w: [u32; 4]| w[0] as u64, u32::MAX as u64);
+    };
+    (top53) => {
+        raw_words!(
+            $crate::models::lattice::top53,
+            $crate::models::lattice::MAX53
+        );
+    };
+    (triton) => {
+        raw_words!(
+            $crate::models::lattice::triton,
+            $crate::models::lattice::TRITON_MAX
+        );
+    };
+    (rand53) => {
+        raw_words!(
+            |w| $crate::models::lattice::rand64(w) >> 11,
+            $crate::models::lattice::MAX53
+        );
+    };
+    ($raw:expr, $max:expr) => {
+        fn raw(&self, w: [u32; 4]) -> u64 {
+            ($raw)(w)
+        }
+
+        fn raw_max(&self) -> u64 {
+            $max
+        }
+    };
+}
+
+/// Declares a recipe and implements [`NoiseModel`] for it: generic over the
+/// noise float (`Name<T>`, by [`recipe!`]) or a unit struct of one float
+/// (`Name: f64`), reading raw integers with [`raw_words!`]; the rest of the
+/// impl (`facts`, `transform` and any other method) is given as it is.
+macro_rules! model {
+    ($(#[$doc:meta])* $name:ident<T>, $words:ident { $($body:tt)* }) => {
+        recipe! {
+            $(#[$doc])*
+            $name
+        }
+
+        impl<T: exporace::NoiseFloat> NoiseModel for $name<T> {
+            type Float = T;
+            raw_words!($words);
+            $($body)*
+        }
+    };
+    ($(#[$doc:meta])* $name:ident: $float:ty, $words:ident { $($body:tt)* }) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+        pub struct $name;
+
+        impl NoiseModel for $name {
+            type Float = $float;
+            raw_words!($words);
+            $($body)*
+        }
+    };
+}
+
 mod catalogue;
 mod cells;
 mod extremes;

@@ -1,11 +1,16 @@
 //! vLLM Model Runner V2's Philox addressing: the per-position key
-//! `tl.randint(seed, pos)`, salted for drafts, and its f32 uniform.
+//! `tl.randint(seed, pos)`, salted for drafts, its f32 uniform, and how its
+//! argmax breaks ties.
 
 use exporace::philox;
 use exporace::{Error, Result};
 
 /// The salt MRV2 adds to a draft token's position (#54282).
 pub const MRV2_DRAFT_SALT: u64 = 1 << 30;
+
+/// How Model Runner V2's argmax breaks ties between equal scores, for every
+/// recipe it runs.
+pub(crate) const MRV2_TIE_RULE: &str = "first maximum per block of 1024 (tl.max with indices), then the first block (torch.argmax of the block maxima)";
 
 /// The largest position MRV2 addresses: positions are int64 in the engine,
 /// and a draft's salted position must stay one (`2^63 - 1 - 2^30`).

@@ -10,26 +10,14 @@
 //! replays the engine's own hash.
 
 use super::lattice;
-use super::model::{Branch, Draw, ModelFacts, NoiseKind, NoiseModel};
+use super::model::{Draw, ModelFacts, NoiseKind, NoiseModel};
+use super::mrv2::MRV2_TIE_RULE;
 use crate::libdevice;
 use exporace::Precision;
 use exporace::murmur3::{self, DOMAIN_HIGH};
 
 /// The salt vLLM adds to a draft token's position (`_DRAFT_NOISE_SALT`).
 pub const VLLM_DRAFT_SALT: u64 = 1 << 30;
-
-/// The branch of a Gumbel value: `+inf` is E = 0, `-inf` E = inf.
-fn branch(g: f64, clamped: bool) -> Branch {
-    if g == f64::INFINITY {
-        Branch::Zero
-    } else if g == f64::NEG_INFINITY {
-        Branch::Infinite
-    } else if clamped {
-        Branch::Clamped
-    } else {
-        Branch::Normal
-    }
-}
 
 /// `murmur3_uniform32`: the hash's two 16-bit halves in fp32,
 /// `hi * 2^-16 + (lo + 0.5) * 2^-32`, whose products are exact, so the sum
@@ -69,14 +57,7 @@ fn vllm32_draw(h: u32) -> Draw<f32> {
     let (p, clamped) = vllm_log1p_neg_stable(u);
     let e = -p;
     let g = -libdevice::logf(e);
-    Draw {
-        raw: h as u64,
-        uniform: u as f64,
-        value: g,
-        e,
-        kind: NoiseKind::Gumbel,
-        branch: branch(g as f64, clamped),
-    }
+    Draw::of_gumbel(h as u64, u as f64, e, g, clamped)
 }
 
 /// `murmur3_uniform64` from its 53-bit integer: `(r + 0.5) 2^-53` rounded
@@ -99,14 +80,7 @@ fn vllm64_draw(r53: u64) -> Draw<f64> {
     let u = vllm_uniform64(r53);
     let e = -libdevice::log(u);
     let g = -libdevice::log(e);
-    Draw {
-        raw: r53,
-        uniform: u,
-        value: g,
-        e,
-        kind: NoiseKind::Gumbel,
-        branch: branch(g, false),
-    }
+    Draw::of_gumbel(r53, u, e, g, false)
 }
 
 /// vLLM's position of a token's noise: salted by 2^30 for drafts.
@@ -118,110 +92,82 @@ fn vllm_pos(pos: u64, draft: bool) -> u64 {
     }
 }
 
-/// `vllm-0.33-f32`: Model Runner V2's fp32 Gumbel noise from vLLM 0.31 on
-/// (`gumbel_sample(..., use_fp64=False)`, the default).
-///
-/// The hash of (seed, position, token) as a uniform on the 2^32 midpoints,
-/// then `G = -log(-log1p(-u))` with a series for `u < 0.25`; the winning
-/// tail reaches `G = 22.87` (u = 2^-33), where 0.30's `tl.rand` stopped at
-/// 21.49. At the top, `1 - u` is clamped at 2^-24.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct VllmMurmur32;
-
-impl NoiseModel for VllmMurmur32 {
-    type Float = f32;
-
-    fn facts(&self) -> ModelFacts {
-        ModelFacts {
-            name: "vllm-0.33-f32",
-            engine: "vLLM Model Runner V2 (Triton, Murmur3)",
-            versions: "0.31–0.34",
-            precision: Precision::F32,
-            kind: NoiseKind::Gumbel,
-            lattice: "u = fl32((h + 0.5) * 2^-32), h = murmur3_hash32(seed, pos, token) in [0, 2^32)",
-            transform: "G = -ln(-P(u)) in f32 (__nv_logf); P(u) = degree-8 series of ln_1p(-u) (FMA) for u < 0.25, else ln(max(1 - u, 2^-24))",
-            clamp: "1 - u >= 2^-24 (u rounds to 1 for the top 128 hashes)",
-            min_positive_e: 1.164_153_218_269_348_1e-10,
-            max_finite_gumbel: 22.873_857_498_168_945,
-            p_zero: 0.0,
-            p_infinite: 0.0,
-            tie_rule: "first maximum per block of 1024 (tl.max with indices), then the first block (torch.argmax of the block maxima)",
-            source: "vLLM 0.31-0.34 Model Runner V2, vllm/v1/worker/gpu/sample/gumbel.py (0.33.0 wheel)",
-            stream: "Murmur3: exact replay of murmur3_hash32 (draw_hashed)",
+model! {
+    /// `vllm-0.33-f32`: Model Runner V2's fp32 Gumbel noise from vLLM 0.31 on
+    /// (`gumbel_sample(..., use_fp64=False)`, the default).
+    ///
+    /// The hash of (seed, position, token) as a uniform on the 2^32 midpoints,
+    /// then `G = -log(-log1p(-u))` with a series for `u < 0.25`; the winning
+    /// tail reaches `G = 22.87` (u = 2^-33), where 0.30's `tl.rand` stopped at
+    /// 21.49. At the top, `1 - u` is clamped at 2^-24.
+    VllmMurmur32: f32, word0 {
+        fn facts(&self) -> ModelFacts {
+            ModelFacts {
+                name: "vllm-0.33-f32",
+                engine: "vLLM Model Runner V2 (Triton, Murmur3)",
+                versions: "0.31–0.34",
+                precision: Precision::F32,
+                kind: NoiseKind::Gumbel,
+                lattice: "u = fl32((h + 0.5) * 2^-32), h = murmur3_hash32(seed, pos, token) in [0, 2^32)",
+                transform: "G = -ln(-P(u)) in f32 (__nv_logf); P(u) = degree-8 series of ln_1p(-u) (FMA) for u < 0.25, else ln(max(1 - u, 2^-24))",
+                clamp: "1 - u >= 2^-24 (u rounds to 1 for the top 128 hashes)",
+                min_positive_e: 1.164_153_218_269_348_1e-10,
+                max_finite_gumbel: 22.873_857_498_168_945,
+                p_zero: 0.0,
+                p_infinite: 0.0,
+                tie_rule: MRV2_TIE_RULE,
+                source: "vLLM 0.31-0.34 Model Runner V2, vllm/v1/worker/gpu/sample/gumbel.py (0.33.0 wheel)",
+                stream: "Murmur3: exact replay of murmur3_hash32 (draw_hashed)",
+            }
         }
-    }
 
-    fn raw(&self, w: [u32; 4]) -> u64 {
-        w[0] as u64
-    }
+        fn transform(&self, raw: u64) -> Draw<f32> {
+            vllm32_draw(raw as u32)
+        }
 
-    fn raw_max(&self) -> u64 {
-        u32::MAX as u64
-    }
-
-    fn transform(&self, raw: u64) -> Draw<f32> {
-        vllm32_draw(raw as u32)
-    }
-
-    fn draw_hashed(&self, seed: u64, pos: u64, token: u32, draft: bool) -> Option<Draw<f32>> {
-        Some(vllm32_draw(murmur3::hash32(
-            seed,
-            vllm_pos(pos, draft),
-            token,
-            0,
-        )))
+        fn draw_hashed(&self, seed: u64, pos: u64, token: u32, draft: bool) -> Option<Draw<f32>> {
+            Some(vllm32_draw(murmur3::hash32(
+                seed,
+                vllm_pos(pos, draft),
+                token,
+                0,
+            )))
+        }
     }
 }
 
-/// `vllm-0.33-f64`: Model Runner V2's fp64 Gumbel noise from vLLM 0.31 on
-/// (`gumbel_sample(..., use_fp64=True)`).
-///
-/// Two hashes (domains 0 and `0x9E3779B9`) give 53 bits, the uniform is the
-/// midpoint `(r + 0.5) 2^-53`, and `G = -log(-log u)` with `__nv_log`.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct VllmMurmur64;
-
-impl NoiseModel for VllmMurmur64 {
-    type Float = f64;
-
-    fn facts(&self) -> ModelFacts {
-        ModelFacts {
-            name: "vllm-0.33-f64",
-            engine: "vLLM Model Runner V2 (Triton, Murmur3)",
-            versions: "0.31–0.34",
-            precision: Precision::F64,
-            kind: NoiseKind::Gumbel,
-            lattice: "u = fl64((r + 0.5) * 2^-53), r = (hash(domain 0x9E3779B9) << 32 | hash(domain 0)) >> 11; u = 1 - 2^-53 where it rounds to 1",
-            transform: "G = -ln(-ln u) in f64 (__nv_log)",
-            clamp: "none (u < 1 by the step back)",
-            min_positive_e: 1.110_223_024_625_156_5e-16,
-            max_finite_gumbel: 36.736_800_569_677_1,
-            p_zero: 0.0,
-            p_infinite: 0.0,
-            tie_rule: "first maximum per block of 1024 (tl.max with indices), then the first block (torch.argmax of the block maxima)",
-            source: "vLLM 0.31-0.34 Model Runner V2, vllm/v1/worker/gpu/sample/gumbel.py (0.33.0 wheel)",
-            stream: "Murmur3: exact replay of murmur3_uniform64 (draw_hashed)",
+model! {
+    /// `vllm-0.33-f64`: Model Runner V2's fp64 Gumbel noise from vLLM 0.31 on
+    /// (`gumbel_sample(..., use_fp64=True)`).
+    ///
+    /// Two hashes (domains 0 and `0x9E3779B9`) give 53 bits, the uniform is the
+    /// midpoint `(r + 0.5) 2^-53`, and `G = -log(-log u)` with `__nv_log`.
+    VllmMurmur64: f64, rand53 {
+        fn facts(&self) -> ModelFacts {
+            ModelFacts {
+                name: "vllm-0.33-f64",
+                precision: Precision::F64,
+                lattice: "u = fl64((r + 0.5) * 2^-53), r = (hash(domain 0x9E3779B9) << 32 | hash(domain 0)) >> 11; u = 1 - 2^-53 where it rounds to 1",
+                transform: "G = -ln(-ln u) in f64 (__nv_log)",
+                clamp: "none (u < 1 by the step back)",
+                min_positive_e: 1.110_223_024_625_156_5e-16,
+                max_finite_gumbel: 36.736_800_569_677_1,
+                stream: "Murmur3: exact replay of murmur3_uniform64 (draw_hashed)",
+                ..VllmMurmur32.facts()
+            }
         }
-    }
 
-    fn raw(&self, w: [u32; 4]) -> u64 {
-        lattice::rand64(w) >> 11
-    }
+        fn transform(&self, raw: u64) -> Draw<f64> {
+            vllm64_draw(raw)
+        }
 
-    fn raw_max(&self) -> u64 {
-        lattice::MAX53
-    }
-
-    fn transform(&self, raw: u64) -> Draw<f64> {
-        vllm64_draw(raw)
-    }
-
-    fn draw_hashed(&self, seed: u64, pos: u64, token: u32, draft: bool) -> Option<Draw<f64>> {
-        Some(vllm64_draw(vllm_random53(
-            seed,
-            vllm_pos(pos, draft),
-            token,
-        )))
+        fn draw_hashed(&self, seed: u64, pos: u64, token: u32, draft: bool) -> Option<Draw<f64>> {
+            Some(vllm64_draw(vllm_random53(
+                seed,
+                vllm_pos(pos, draft),
+                token,
+            )))
+        }
     }
 }
 
@@ -240,67 +186,49 @@ pub fn sglang_noise(h: u32) -> (f64, f64, bool) {
     (e, -libdevice::log(e), clamped)
 }
 
-/// `sglang-0.5`: SGLang's seeded sampling, `multinomial_with_seed`
-/// (`sglang/srt/layers/sampler.py`, 0.5.23), in fp64 only.
-///
-/// The hash of (seed, position, token) with the chain vLLM uses (domain 0),
-/// `x = h / (2^32 - 1)` on [0, 1], then `G = -ln(-min(ln x, -2^-32))`: the
-/// largest Gumbel value is `ln 2^32 = 22.18`, reached by the top hash; the
-/// hash 0 gives `E = f64::MAX`. Added to fp64 log-probabilities; ties go to
-/// the first maximum (`torch.argmax`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct SglangMurmur;
-
 /// The draw of SGLang's recipe for a hash.
 fn sglang_draw(h: u32) -> Draw<f64> {
     let (e, g, clamped) = sglang_noise(h);
-    Draw {
-        raw: h as u64,
-        uniform: h as f64 * (1.0 / u32::MAX as f64),
-        value: g,
-        e,
-        kind: NoiseKind::Gumbel,
-        branch: branch(g, clamped),
-    }
+    Draw::of_gumbel(h as u64, h as f64 * (1.0 / u32::MAX as f64), e, g, clamped)
 }
 
-impl NoiseModel for SglangMurmur {
-    type Float = f64;
-
-    fn facts(&self) -> ModelFacts {
-        ModelFacts {
-            name: "sglang-0.5",
-            engine: "SGLang (multinomial_with_seed under torch.compile)",
-            versions: "0.5.23",
-            precision: Precision::F64,
-            kind: NoiseKind::Gumbel,
-            lattice: "x = h / (2^32 - 1) in f64, h = murmur3_hash32(seed, pos, token) in [0, 2^32)",
-            transform: "G = -ln(-min(ln x, -2^-32)) in f64 (__nv_log); ln 0 = -inf is clamped to f64::MIN",
-            clamp: "ln x <= -2^-32 (the top hash 2^32 - 1 and its neighbour 2^32 - 2 share G = 22.18); ln x >= f64::MIN",
-            min_positive_e: 2.328_306_436_538_696_3e-10,
-            max_finite_gumbel: 22.180_709_777_918_25,
-            p_zero: 0.0,
-            p_infinite: 0.0,
-            tie_rule: "first maximum (torch.argmax; the first NaN wins)",
-            source: "SGLang 0.5.23, sglang/srt/layers/sampler.py multinomial_with_seed, sglang/kernels/ops/sampling/murmur_hash.py",
-            stream: "Murmur3: exact replay of murmur_hash32 (draw_hashed; no draft salt)",
+model! {
+    /// `sglang-0.5`: SGLang's seeded sampling, `multinomial_with_seed`
+    /// (`sglang/srt/layers/sampler.py`, 0.5.23), in fp64 only.
+    ///
+    /// The hash of (seed, position, token) with the chain vLLM uses (domain 0),
+    /// `x = h / (2^32 - 1)` on [0, 1], then `G = -ln(-min(ln x, -2^-32))`: the
+    /// largest Gumbel value is `ln 2^32 = 22.18`, reached by the top hash; the
+    /// hash 0 gives `E = f64::MAX`. Added to fp64 log-probabilities; ties go to
+    /// the first maximum (`torch.argmax`).
+    SglangMurmur: f64, word0 {
+        fn facts(&self) -> ModelFacts {
+            ModelFacts {
+                name: "sglang-0.5",
+                engine: "SGLang (multinomial_with_seed under torch.compile)",
+                versions: "0.5.23",
+                precision: Precision::F64,
+                kind: NoiseKind::Gumbel,
+                lattice: "x = h / (2^32 - 1) in f64, h = murmur3_hash32(seed, pos, token) in [0, 2^32)",
+                transform: "G = -ln(-min(ln x, -2^-32)) in f64 (__nv_log); ln 0 = -inf is clamped to f64::MIN",
+                clamp: "ln x <= -2^-32 (the top hash 2^32 - 1 and its neighbour 2^32 - 2 share G = 22.18); ln x >= f64::MIN",
+                min_positive_e: 2.328_306_436_538_696_3e-10,
+                max_finite_gumbel: 22.180_709_777_918_25,
+                p_zero: 0.0,
+                p_infinite: 0.0,
+                tie_rule: "first maximum (torch.argmax; the first NaN wins)",
+                source: "SGLang 0.5.23, sglang/srt/layers/sampler.py multinomial_with_seed, sglang/kernels/ops/sampling/murmur_hash.py",
+                stream: "Murmur3: exact replay of murmur_hash32 (draw_hashed; no draft salt)",
+            }
         }
-    }
 
-    fn raw(&self, w: [u32; 4]) -> u64 {
-        w[0] as u64
-    }
+        fn transform(&self, raw: u64) -> Draw<f64> {
+            sglang_draw(raw as u32)
+        }
 
-    fn raw_max(&self) -> u64 {
-        u32::MAX as u64
-    }
-
-    fn transform(&self, raw: u64) -> Draw<f64> {
-        sglang_draw(raw as u32)
-    }
-
-    fn draw_hashed(&self, seed: u64, pos: u64, token: u32, draft: bool) -> Option<Draw<f64>> {
-        // SGLang has no draft salt: a draft asks for another address.
-        (!draft).then(|| sglang_draw(murmur3::hash32(seed, pos, token, 0)))
+        fn draw_hashed(&self, seed: u64, pos: u64, token: u32, draft: bool) -> Option<Draw<f64>> {
+            // SGLang has no draft salt: a draft asks for another address.
+            (!draft).then(|| sglang_draw(murmur3::hash32(seed, pos, token, 0)))
+        }
     }
 }

@@ -5,7 +5,7 @@ use alloc::boxed::Box;
 use alloc::sync::Arc;
 use alloc::vec::Vec;
 
-use super::lattice::{self, pow2};
+use super::lattice::pow2;
 use super::model::{Branch, Draw, ModelFacts, NoiseKind, NoiseModel};
 use exporace::philox::triton_scale;
 
@@ -169,41 +169,34 @@ impl Default for TorchCuda<f64> {
     }
 }
 
-const CUDA_SOURCE: &str =
-    "PyTorch aten/src/ATen/native/cuda/DistributionTemplates.h (exponential_kernel), curand";
-const CUDA_STREAM: &str =
-    "exporace Philox (lattice and transform; torch's offsets depend on the launch grid)";
+/// `torch-cuda-f32`'s facts, which the fp64 model and `torch-cpu-compiled`
+/// (the same clamp) share in part.
+const CUDA_F32: ModelFacts = ModelFacts {
+    name: "torch-cuda-f32",
+    engine: "PyTorch CUDA",
+    versions: "2.11",
+    precision: exporace::Precision::F32,
+    kind: NoiseKind::Exponential,
+    lattice: "curand: fp32(x) * 2^-32 + 2^-33 rounded to fp32, in (0, 1]",
+    transform: "E = -__logf(u): the measured fast-log table for u >= 1 - 2^-4, libm logf below",
+    clamp: "u >= 1 - 2^-24 gives E = 2^-24",
+    min_positive_e: 5.960464477539063e-08,
+    max_finite_gumbel: 16.635532333438686,
+    p_zero: 0.0,
+    p_infinite: 0.0,
+    tie_rule: "first maximum (torch.argmax; the first NaN wins)",
+    source: "PyTorch aten/src/ATen/native/cuda/DistributionTemplates.h (exponential_kernel), curand",
+    stream: "exporace Philox (lattice and transform; torch's offsets depend on the launch grid)",
+};
 
 impl NoiseModel for TorchCuda<f32> {
     type Float = f32;
 
     fn facts(&self) -> ModelFacts {
-        ModelFacts {
-            name: "torch-cuda-f32",
-            engine: "PyTorch CUDA",
-            versions: "2.11",
-            precision: exporace::Precision::F32,
-            kind: NoiseKind::Exponential,
-            lattice: "curand: fp32(x) * 2^-32 + 2^-33 rounded to fp32, in (0, 1]",
-            transform: "E = -__logf(u): the measured fast-log table for u >= 1 - 2^-4, libm logf below",
-            clamp: "u >= 1 - 2^-24 gives E = 2^-24",
-            min_positive_e: 5.960464477539063e-08,
-            max_finite_gumbel: 16.635532333438686,
-            p_zero: 0.0,
-            p_infinite: 0.0,
-            tie_rule: "first maximum (torch.argmax; the first NaN wins)",
-            source: CUDA_SOURCE,
-            stream: CUDA_STREAM,
-        }
+        CUDA_F32
     }
 
-    fn raw(&self, w: [u32; 4]) -> u64 {
-        w[0] as u64
-    }
-
-    fn raw_max(&self) -> u64 {
-        u32::MAX as u64
-    }
+    raw_words!(word0);
 
     fn transform(&self, raw: u64) -> Draw<f32> {
         let u = curand_uniform(raw as u32);
@@ -228,33 +221,20 @@ impl NoiseModel for TorchCuda<f64> {
     fn facts(&self) -> ModelFacts {
         ModelFacts {
             name: "torch-cuda-f64",
-            engine: "PyTorch CUDA",
-            versions: "2.11",
             precision: exporace::Precision::F64,
-            kind: NoiseKind::Exponential,
             lattice: "curand double: k * 2^-53 + 2^-54, in (0, 1]; k = (w0 << 32 | w1) >> 11",
             transform: "E = -log(u) in f64 (libm)",
             clamp: "u >= 1 - 2^-53 gives E = 2^-53",
             min_positive_e: 1.1102230246251565e-16,
             max_finite_gumbel: 36.7368005696771,
-            p_zero: 0.0,
-            p_infinite: 0.0,
-            tie_rule: "first maximum (torch.argmax; the first NaN wins)",
-            source: CUDA_SOURCE,
-            stream: CUDA_STREAM,
+            ..CUDA_F32
         }
     }
 
-    /// The top 53 bits of `w0 << 32 | w1`, so that the uniform agrees with the
-    /// fp32 models' `w0 * 2^-32` on the same words (curand itself combines
-    /// `x ^ (y << 21)`, which matters only for its own stream).
-    fn raw(&self, w: [u32; 4]) -> u64 {
-        lattice::top53(w)
-    }
-
-    fn raw_max(&self) -> u64 {
-        lattice::MAX53
-    }
+    // The top 53 bits of `w0 << 32 | w1`, so that the uniform agrees with the
+    // fp32 models' `w0 * 2^-32` on the same words (curand itself combines
+    // `x ^ (y << 21)`, which matters only for its own stream).
+    raw_words!(top53);
 
     fn transform(&self, raw: u64) -> Draw<f64> {
         let u = curand_uniform_double(raw);
@@ -267,56 +247,41 @@ impl NoiseModel for TorchCuda<f64> {
     }
 }
 
-/// `torch-cpu-compiled`: torch CPU under inductor (`torch.compile`).
-///
-/// `tl.rand` gives u = 0 for two of its 2^32 words. libm's `logf` is
-/// correctly rounded near 1, so the small values of E lie on the exact grid
-/// 1, 2, 3, ... x 2^-24.
-///
-/// Its facts: the [catalogue table](crate::models#catalogue).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct TorchCpuCompiled;
-
-impl NoiseModel for TorchCpuCompiled {
-    type Float = f32;
-
-    fn facts(&self) -> ModelFacts {
-        ModelFacts {
-            name: "torch-cpu-compiled",
-            engine: "PyTorch CPU (torch.compile, inductor)",
-            versions: "2.11",
-            precision: exporace::Precision::F32,
-            kind: NoiseKind::Exponential,
-            lattice: "31-bit: tl.rand, u = f32(x) * 4.6566127342e-10 in [0, 1 - 2^-24]",
-            transform: "E = -log(u) in f32 (libm): exact grid k * 2^-24 near the floor",
-            clamp: "u >= 1 - 2^-24 gives E = 2^-24; u = 0 gives E = +inf",
-            min_positive_e: 5.960464477539063e-08,
-            max_finite_gumbel: 16.635532333438686,
-            p_zero: 0.0,
-            p_infinite: 4.656612873077393e-10,
-            tie_rule: "first maximum (torch.argmax)",
-            source: "PyTorch inductor random lowering (Philox, tl.rand) with the CUDA clamp",
-            stream: "exporace Philox (lattice and transform only)",
+model! {
+    /// `torch-cpu-compiled`: torch CPU under inductor (`torch.compile`).
+    ///
+    /// `tl.rand` gives u = 0 for two of its 2^32 words. libm's `logf` is
+    /// correctly rounded near 1, so the small values of E lie on the exact grid
+    /// 1, 2, 3, ... x 2^-24.
+    ///
+    /// Its facts: the [catalogue table](crate::models#catalogue).
+    TorchCpuCompiled: f32, triton {
+        fn facts(&self) -> ModelFacts {
+            ModelFacts {
+                name: "torch-cpu-compiled",
+                engine: "PyTorch CPU (torch.compile, inductor)",
+                lattice: "31-bit: tl.rand, u = f32(x) * 4.6566127342e-10 in [0, 1 - 2^-24]",
+                transform: "E = -log(u) in f32 (libm): exact grid k * 2^-24 near the floor",
+                clamp: "u >= 1 - 2^-24 gives E = 2^-24; u = 0 gives E = +inf",
+                p_infinite: 4.656612873077393e-10,
+                tie_rule: "first maximum (torch.argmax)",
+                source: "PyTorch inductor random lowering (Philox, tl.rand) with the CUDA clamp",
+                stream: "exporace Philox (lattice and transform only)",
+                // The CUDA clamp on an fp32 lattice: the same extremes.
+                ..CUDA_F32
+            }
         }
-    }
 
-    fn raw(&self, w: [u32; 4]) -> u64 {
-        lattice::triton(w)
-    }
-
-    fn raw_max(&self) -> u64 {
-        lattice::TRITON_MAX
-    }
-
-    fn transform(&self, raw: u64) -> Draw<f32> {
-        let u = triton_scale(raw as u32);
-        let (e, branch) = if u >= 1.0 - f32::EPSILON / 2.0 {
-            (f32::EPSILON / 2.0, Branch::Clamped)
-        } else if u == 0.0 {
-            (f32::INFINITY, Branch::Infinite)
-        } else {
-            (-libm::logf(u), Branch::Normal)
-        };
-        Draw::exponential(raw, u as f64, e, branch)
+        fn transform(&self, raw: u64) -> Draw<f32> {
+            let u = triton_scale(raw as u32);
+            let (e, branch) = if u >= 1.0 - f32::EPSILON / 2.0 {
+                (f32::EPSILON / 2.0, Branch::Clamped)
+            } else if u == 0.0 {
+                (f32::INFINITY, Branch::Infinite)
+            } else {
+                (-libm::logf(u), Branch::Normal)
+            };
+            Draw::exponential(raw, u as f64, e, branch)
+        }
     }
 }
