@@ -17,6 +17,7 @@ function showModels() {
     ["largest finite Gumbel", (m) => fmt(m.maxFiniteGumbel)],
     ["P(E = 0)", (m) => fmt(m.pZero)],
     ["P(E = inf)", (m) => fmt(m.pInfinite)],
+    ["noise error (0: the engine's value)", (m) => fmt(m.noiseError)],
     ["tie rule", (m) => m.tieRule],
     ["source", (m) => m.source],
   ];

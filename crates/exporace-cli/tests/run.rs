@@ -236,6 +236,7 @@ fn models_lists_the_catalogue() {
             "jax-0.11-cpu-high",
             "jax-0.11-gpu-high",
             "mlx-0.32-cpu",
+            "flashinfer-0.7",
         ]
     );
     // Every model says its engine, versions and tie rule.
@@ -247,7 +248,7 @@ fn models_lists_the_catalogue() {
     let (ok, out, _) = exporace(&["models"], None);
     assert!(ok);
     assert!(
-        out.contains("torch-cuda-f32       f32   exponential      5.960464477539063e-8"),
+        out.contains("torch-cuda-f32         f32   exponential      5.960464477539063e-8"),
         "{out}"
     );
     assert!(
@@ -255,6 +256,16 @@ fn models_lists_the_catalogue() {
         "{out}"
     );
     assert!(out.contains("  tie rule:  first maximum"), "{out}");
+    // FlashInfer's value stands in for the GPU's within lg2.approx's error.
+    let flashinfer = out.lines().find(|l| l.starts_with("flashinfer-0.7 "));
+    assert!(
+        flashinfer.is_some_and(|l| l.ends_with("  1.798e0")),
+        "{out}"
+    );
+    assert!(
+        out.contains("\nflashinfer-0.7\n  engine:    FlashInfer"),
+        "{out}"
+    );
 }
 
 #[test]

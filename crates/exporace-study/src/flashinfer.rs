@@ -189,7 +189,9 @@ fn next_down(f: f32) -> f32 {
 /// exact scaling `u * (1 - eps)`, both logs within their measured bounds,
 /// then `-ln2 * b` rounded to nearest (as a product of floats) or kept
 /// exact inside a fused add (the bounds hold either way). `None` for a
-/// uniform outside `(0, 1]`.
+/// uniform outside `(0, 1]`, and for `u = 1`, where `lg2.approx`'s error at
+/// `1 - 2^-23` passes the log itself: the inner log may be 0 or above there,
+/// and the GPU's value `+inf` or NaN.
 ///
 /// ```
 /// use exporace_study::flashinfer::noise_interval;
@@ -231,8 +233,10 @@ pub enum FlashInferPick {
 /// tokens that can win when the GPU's approximate logs leave it open. A
 /// score is `logit + G` in fp32; of equal scores the kernel keeps the
 /// larger position. A NaN score makes the pick depend on the reduction's
-/// order (it compares false), so its row is undetermined; a row with no
-/// finite score is undetermined between the kernel's last slot and 0.
+/// order (it compares false), so its row is undetermined, and so is a row
+/// with a token whose uniform is 1 (its noise may be `+inf` or NaN, see
+/// [`noise_interval`]); a row with no finite score is undetermined between
+/// the kernel's last slot and 0.
 ///
 /// ```
 /// use exporace_study::flashinfer::{FlashInferPick, flashinfer_sample};
@@ -263,9 +267,12 @@ pub fn flashinfer_sample(
     let mut bounds = Vec::with_capacity(logits.len());
     let mut nan = Vec::new();
     for (t, &l) in logits.iter().enumerate() {
-        let (g_lo, g_hi) =
-            noise_interval(uniform(seed, offset, d, row, t as u32)).expect("curand's (0, 1]");
-        let (lo, hi) = score_interval(l, g_lo, g_hi);
+        // curand's uniform is in (0, 1]: `None` is u = 1, whose noise is
+        // not bounded, as a NaN score's is not.
+        let (lo, hi) = match noise_interval(uniform(seed, offset, d, row, t as u32)) {
+            Some((g_lo, g_hi)) => score_interval(l, g_lo, g_hi),
+            None => (f32::NAN, f32::NAN),
+        };
         if lo.is_nan() || hi.is_nan() {
             nan.push(t);
         }

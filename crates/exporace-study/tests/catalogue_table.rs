@@ -13,8 +13,8 @@ const PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/src/models/catalogue.md
 
 /// The table's head: its columns and the alignment row.
 const HEAD: &str = "\
-| model | engine | versions | precision | kind | lattice | transform | clamp | smallest positive E | largest finite G | P(E = 0) | P(E = inf) | tie rule | source | stream |
-|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|
+| model | engine | versions | precision | kind | lattice | transform | clamp | smallest positive E | largest finite G | P(E = 0) | P(E = inf) | noise error | tie rule | source | stream |
+|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|
 ";
 
 /// A number as `2^n` when it is a negative power of two, else as the
@@ -55,7 +55,7 @@ fn row(f: &ModelFacts) -> String {
         NoiseKind::Gumbel => "Gumbel",
     };
     format!(
-        "| `{}` | {} | {} | {} | {kind} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+        "| `{}` | {} | {} | {} | {kind} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
         f.name,
         text(f.engine),
         text(f.versions),
@@ -67,6 +67,7 @@ fn row(f: &ModelFacts) -> String {
         number(f.max_finite_gumbel),
         number(f.p_zero),
         number(f.p_infinite),
+        number(f.noise_error),
         text(f.tie_rule),
         text(f.source),
         text(f.stream),

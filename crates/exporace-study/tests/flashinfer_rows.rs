@@ -1,6 +1,8 @@
 //! FlashInfer 0.7.4's `sampling_from_logits` against an H100's output:
 //! every uniform bit for bit, every noise value inside its interval, and
-//! every certified winner equal to the real kernel's id.
+//! every certified winner equal to the real kernel's id; and the catalogue
+//! model `flashinfer-0.7`: its uniforms the GPU's bit for bit, its noise
+//! inside the same interval and within its facts' `noise_error` of the GPU's.
 //!
 //! `fixtures/engines_2026_12_flashinfer_rows.npz` holds a subset (the first
 //! 256 tokens of each noise row, and every row of case `sa`), cut with numpy
@@ -23,6 +25,7 @@ use std::path::Path;
 use exporace_study::flashinfer::{
     FlashInferPick, LG2_ERROR, LG2_ERROR_MIN_EXPONENT, flashinfer_sample, noise_interval, uniform,
 };
+use exporace_study::models::{FlashInfer, NoiseModel};
 
 type Arrays = BTreeMap<String, npz::Array>;
 
@@ -38,10 +41,27 @@ fn full() -> Option<Arrays> {
     std::fs::read(path).ok().map(|b| npz::read(&b))
 }
 
-/// Uniforms compared bit for bit, and noise values inside their interval
-/// (with the widest interval seen, in ulps of its lower end).
-fn noise_rows(a: &Arrays) -> (usize, u64) {
-    let (mut checked, mut widest) = (0, 0);
+/// What the noise rows showed: rows whose uniforms (the replay's and the
+/// catalogue model's) equal the GPU's bit for bit and whose GPU noise and
+/// model noise lie inside their interval; the widest interval, in ulps of
+/// its lower end; the model's largest distance from the GPU's noise; and how
+/// many of the model's values are the GPU's bits.
+struct NoiseRows {
+    checked: usize,
+    widest: u64,
+    farthest: f64,
+    same_bits: usize,
+}
+
+/// Checks every noise row of `a`.
+fn noise_rows(a: &Arrays) -> NoiseRows {
+    let bound = FlashInfer.facts().noise_error;
+    let mut r = NoiseRows {
+        checked: 0,
+        widest: 0,
+        farthest: 0.0,
+        same_bits: 0,
+    };
     for case in ["s1", "s2", "s3", "s4"] {
         let p = a[&format!("flashinfer/{case}/params")].u64s();
         let (seed, offset, d) = (p[0], p[1], p[2] as u32);
@@ -50,23 +70,34 @@ fn noise_rows(a: &Arrays) -> (usize, u64) {
         let width = u.shape[1];
         for (i, (&ub, &gb)) in u.u64s().iter().zip(&g).enumerate() {
             let (row, token) = ((i / width) as u32, (i % width) as u32);
+            let at = format!("{case} row {row} token {token}");
             let mine = uniform(seed, offset, d, row, token);
+            assert_eq!(mine.to_bits() as u64, ub, "{at}: uniform");
+            let model = FlashInfer
+                .draw_flashinfer(seed, offset, d, row, token)
+                .unwrap();
             assert_eq!(
-                mine.to_bits() as u64,
+                (model.uniform as f32).to_bits() as u64,
                 ub,
-                "{case} row {row} token {token}: uniform"
+                "{at}: model's uniform"
             );
             let gpu = f32::from_bits(gb as u32);
             let (lo, hi) = noise_interval(mine).unwrap();
-            assert!(
-                lo <= gpu && gpu <= hi,
-                "{case} row {row} token {token}: the GPU's {gpu:e} lies outside [{lo:e}, {hi:e}]"
-            );
-            widest = widest.max(hi.to_bits().abs_diff(lo.to_bits()) as u64);
-            checked += 1;
+            for (who, g) in [("the GPU's", gpu), ("the model's", model.value)] {
+                assert!(
+                    lo <= g && g <= hi,
+                    "{at}: {who} {g:e} lies outside [{lo:e}, {hi:e}]"
+                );
+            }
+            let far = (model.value as f64 - gpu as f64).abs();
+            assert!(far <= bound, "{at}: the model is {far:e} from the GPU");
+            r.farthest = r.farthest.max(far);
+            r.same_bits += usize::from(model.value.to_bits() == gpu.to_bits());
+            r.widest = r.widest.max(hi.to_bits().abs_diff(lo.to_bits()) as u64);
+            r.checked += 1;
         }
     }
-    (checked, widest)
+    r
 }
 
 /// Rows compared with the real kernel: (certified and equal, undetermined
@@ -101,13 +132,21 @@ fn id_rows(a: &Arrays, cases: &[&str]) -> (usize, usize) {
 #[test]
 fn the_subset_replays_bit_for_bit_and_certifies_the_kernels_ids() {
     let a = subset();
-    let (checked, widest) = noise_rows(&a);
+    let rows = noise_rows(&a);
+    let (checked, widest) = (rows.checked, rows.widest);
     assert_eq!(checked, (2 + 1 + 2 + 2) * 256);
     assert!(widest < 1 << 16, "an interval {widest} ulps wide");
+    // The stand-in is near the GPU's value, and some of it is the GPU's bits.
+    assert!(
+        rows.farthest < 0.01 && rows.same_bits > 0,
+        "{}",
+        rows.farthest
+    );
     assert_eq!(id_rows(&a, &["sa"]), (8, 0));
     let n = checked as u64;
     assert_eq!(documented("FlashInfer 0.7.4 uniforms")[0], (n, n));
     assert_eq!(documented("FlashInfer 0.7.4 noise")[0], (n, n));
+    assert_eq!(documented("`flashinfer-0.7`")[0], (n, n));
     assert_eq!(documented("FlashInfer `sampling_from_logits`")[0], (8, 8));
 }
 
@@ -117,11 +156,18 @@ fn every_row_of_the_shared_file() {
         eprintln!("the shared fixtures are not beside the checkout");
         return;
     };
-    let (checked, _) = noise_rows(&a);
+    let rows = noise_rows(&a);
+    let checked = rows.checked;
     assert_eq!(checked, 2 * 8192 + 151936 + 2 * 32001 + 2 * 50258);
+    assert!(
+        rows.farthest < 0.01 && rows.same_bits > 0,
+        "{}",
+        rows.farthest
+    );
     let n = checked as u64;
     assert_eq!(documented("FlashInfer 0.7.4 uniforms")[1], (n, n));
     assert_eq!(documented("FlashInfer 0.7.4 noise")[1], (n, n));
+    assert_eq!(documented("`flashinfer-0.7`")[1], (n, n));
     let (certified, open) = id_rows(&a, &["sa", "sb", "sc"]);
     assert_eq!((certified, open), (16, 0));
     assert_eq!(documented("FlashInfer `sampling_from_logits`")[1], (16, 16));

@@ -97,7 +97,7 @@ pub fn compare(options: JsValue) -> JsResult<JsValue> {
 }
 
 /// `noise`: a model's draws (`{ model, count, start?, address?, row?, pos?,
-/// draft?, size?, seed? }`), each with its raw integer, uniform, value, bits
+/// draft?, size?, offset?, seed? }`), each with its raw integer, uniform, value, bits
 /// and branch.
 #[wasm_bindgen]
 pub fn noise(options: JsValue) -> JsResult<JsValue> {
@@ -105,9 +105,10 @@ pub fn noise(options: JsValue) -> JsResult<JsValue> {
 }
 
 /// `sample`: the token an engine's sampler picks for one row (`{ model,
-/// logits, seed, pos?, temperature?, draft?, step?, rows?, row? }`; models
-/// `vllm-0.33-f32`, `vllm-0.33-f64`, `sglang-0.5`, `sglang-0.5-fast-sample`,
-/// `vllm-cpu-0.32`, the JAX models and `mlx-0.32-cpu`).
+/// logits, seed, pos?, temperature?, draft?, step?, rows?, row?, offset? }`;
+/// models `vllm-0.33-f32`, `vllm-0.33-f64`, `sglang-0.5`,
+/// `sglang-0.5-fast-sample`, `vllm-cpu-0.32`, the JAX models,
+/// `mlx-0.32-cpu` and `flashinfer-0.7`).
 #[wasm_bindgen]
 pub fn sample(options: JsValue) -> JsResult<JsValue> {
     op("sample", options)

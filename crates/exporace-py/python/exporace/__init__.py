@@ -101,7 +101,7 @@ def _op(op: str, body: dict[str, Any], **header: Any) -> Any:
 def models() -> list[dict[str, Any]]:
     """The noise catalogue: each model's facts (name, engine, versions,
     precision, kind, lattice, transform, clamp, smallest E, largest Gumbel
-    value, tie rule, source, stream), as plain Python data.
+    value, noise error, tie rule, source, stream), as plain Python data.
 
     >>> names = [m["name"] for m in exporace.models()]
     >>> "vllm-0.33-f32" in names and "torch-cpu" in names

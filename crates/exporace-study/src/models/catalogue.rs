@@ -2,6 +2,7 @@
 //! a name into a model type.
 
 use super::fast_sample::SglangFastSample;
+use super::flashinfer::FlashInfer;
 use super::gumbel::{TritonClassic, TritonFlipped, U64Classic, U64Flipped};
 use super::ideal::Ideal;
 use super::jax::{Jax, JaxHigh};
@@ -53,6 +54,8 @@ pub enum Recipe {
     JaxGpuHigh,
     /// [`MlxCpu`] (f32 only).
     MlxCpu,
+    /// [`FlashInfer`] (f32 only).
+    FlashInfer,
 }
 
 /// Something to do with a model whose type is chosen at run time.
@@ -96,12 +99,14 @@ impl Recipe {
             (Recipe::JaxCpuHigh, F32) => visitor.visit(&JaxHigh::CPU),
             (Recipe::JaxGpuHigh, F32) => visitor.visit(&JaxHigh::GPU),
             (Recipe::MlxCpu, F32) => visitor.visit(&MlxCpu),
+            (Recipe::FlashInfer, F32) => visitor.visit(&FlashInfer),
             (
                 recipe @ (Recipe::JaxCpu
                 | Recipe::JaxGpu
                 | Recipe::JaxCpuHigh
                 | Recipe::JaxGpuHigh
                 | Recipe::MlxCpu
+                | Recipe::FlashInfer
                 | Recipe::TorchCpuCompiled
                 | Recipe::Sglang
                 | Recipe::SglangFastSample
@@ -136,6 +141,7 @@ impl Recipe {
             Recipe::JaxCpuHigh => "jax-0.11-cpu-high",
             Recipe::JaxGpuHigh => "jax-0.11-gpu-high",
             Recipe::MlxCpu => "mlx-0.32-cpu",
+            Recipe::FlashInfer => "flashinfer-0.7",
         }
     }
 }
@@ -179,7 +185,7 @@ impl ModelVisitor for Facts {
 }
 
 /// Every named model.
-pub const CATALOGUE: [CatalogueEntry; 19] = [
+pub const CATALOGUE: [CatalogueEntry; 20] = [
     CatalogueEntry {
         name: "ideal",
         recipe: Recipe::Ideal,
@@ -273,6 +279,11 @@ pub const CATALOGUE: [CatalogueEntry; 19] = [
     CatalogueEntry {
         name: "mlx-0.32-cpu",
         recipe: Recipe::MlxCpu,
+        precision: Precision::F32,
+    },
+    CatalogueEntry {
+        name: "flashinfer-0.7",
+        recipe: Recipe::FlashInfer,
         precision: Precision::F32,
     },
 ];

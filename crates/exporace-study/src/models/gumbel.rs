@@ -87,6 +87,7 @@ macro_rules! gumbel_recipe {
                     precision: T::PRECISION,
                     kind: NoiseKind::Gumbel,
                     tie_rule: MRV2_TIE_RULE,
+                    noise_error: 0.0,
                     $($text: $value,)*
                     $($number: by_precision::<T>($f32, $f64),)*
                 }

@@ -196,6 +196,7 @@ impl NoiseModel for Jax {
             max_finite_gumbel: max_g,
             p_zero: 0.0,
             p_infinite: 0.0,
+            noise_error: 0.0,
             tie_rule: "first maximum (jnp.argmax; the first NaN wins)",
             source: "JAX 0.11.2, jax/_src/random/core.py _gumbel (mode low), _uniform; threefry2x32.py _threefry_random_bits_partitionable",
             stream: "Threefry-2x32: exact replay keyed by jax.random.key(seed) (draw_keyed: flat element of the request)",

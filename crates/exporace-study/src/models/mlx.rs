@@ -98,6 +98,7 @@ model! {
                 max_finite_gumbel: 16.635_532_379_150_39,
                 p_zero: 0.0,
                 p_infinite: 2.328_306_436_538_696_3e-10,
+                noise_error: 0.0,
                 tie_rule: "first maximum (argmax; the first NaN wins)",
                 source: "MLX 0.32.4 (mlx-cpu wheel), mlx/random.cpp uniform, gumbel, categorical; mlx/backend/cpu/primitives.cpp RandomBits::eval_cpu",
                 stream: "Threefry-2x32: exact replay keyed by mx.random.key(seed) (draw_keyed: word i of a request of n)",

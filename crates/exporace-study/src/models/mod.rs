@@ -103,6 +103,7 @@ mod catalogue;
 mod cells;
 mod extremes;
 mod fast_sample;
+mod flashinfer;
 mod gumbel;
 mod ideal;
 mod jax;
@@ -123,6 +124,7 @@ pub use fast_sample::{
     SGLANG_DRAFT_SEED_SALT, SglangFastSample, sglang_draft_column, sglang_draft_e,
     sglang_draft_seed,
 };
+pub use flashinfer::FlashInfer;
 pub use gumbel::{TritonClassic, TritonFlipped, U64Classic, U64Flipped};
 pub use ideal::Ideal;
 pub use jax::{Jax, JaxHigh, XlaBackend, jax_bits, jax_high_uniform, jax_uniform};

@@ -139,6 +139,14 @@ pub struct ModelFacts {
     pub p_zero: f64,
     /// Probability that E is +inf (G = -inf): such a token cannot win.
     pub p_infinite: f64,
+    /// How far the value may lie from the engine's: 0 where the value is the
+    /// model's transform as documented (bit for bit where the facts say so);
+    /// for a model that stands in for a value the engine computes with an
+    /// approximate instruction known only within a measured bound
+    /// (FlashInfer's `lg2.approx`), the largest distance from the model's
+    /// value to either end of the engine's interval, over every uniform but
+    /// those the clamp names.
+    pub noise_error: f64,
     /// How the engine's argmax breaks ties between equal scores.
     pub tie_rule: &'static str,
     /// Where the recipe comes from (a PR number or a file).
@@ -229,6 +237,22 @@ pub trait NoiseModel: Sync + Send {
     /// under `key(seed)`; `None` for recipes that draw otherwise.
     fn draw_keyed(&self, seed: u64, size: u64, index: u64) -> Option<Draw<Self::Float>> {
         let _ = (seed, size, index);
+        None
+    }
+
+    /// The draw FlashInfer's `sampling_from_logits` makes for token `token`
+    /// of row `row` of a `vocab`-token vocabulary under `(seed, offset)`:
+    /// the curand word [`crate::flashinfer::address`] places; `None` for
+    /// recipes that draw otherwise.
+    fn draw_flashinfer(
+        &self,
+        seed: u64,
+        offset: u64,
+        vocab: u32,
+        row: u32,
+        token: u32,
+    ) -> Option<Draw<Self::Float>> {
+        let _ = (seed, offset, vocab, row, token);
         None
     }
 

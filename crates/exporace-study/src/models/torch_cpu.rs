@@ -29,6 +29,7 @@ model! {
                 max_finite_gumbel: 36.7368005696771,
                 p_zero: 1.1102230246251565e-16,
                 p_infinite: 0.0,
+                noise_error: 0.0,
                 tie_rule: "first maximum (torch.argmax; the first NaN wins)",
                 source: "PyTorch aten/src/ATen/native/cpu/DistributionTemplates.h (exponential_), core/TransformationHelper.h",
                 stream: "exact MT19937 replay in torch_replay::TorchCpuGenerator; draw() uses exporace Philox",

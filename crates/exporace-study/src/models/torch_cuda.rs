@@ -184,6 +184,7 @@ const CUDA_F32: ModelFacts = ModelFacts {
     max_finite_gumbel: 16.635532333438686,
     p_zero: 0.0,
     p_infinite: 0.0,
+    noise_error: 0.0,
     tie_rule: "first maximum (torch.argmax; the first NaN wins)",
     source: "PyTorch aten/src/ATen/native/cuda/DistributionTemplates.h (exponential_kernel), curand",
     stream: "exporace Philox (lattice and transform; torch's offsets depend on the launch grid)",

@@ -84,6 +84,10 @@ pub enum Address {
     /// `mx.random.key(seed)`), then flat element `start + i` of a request of
     /// `size` elements (the JAX and MLX models only).
     Keyed,
+    /// FlashInfer's curand words: token `start + i` of row `row` of a
+    /// `size`-token vocabulary under `(seed, offset)` (`flashinfer-0.7`
+    /// only).
+    Flashinfer,
 }
 
 /// A `noise` body.
@@ -100,7 +104,8 @@ pub struct NoiseBody {
     pub start: u64,
     /// How many draws (at most 2^20).
     pub count: u64,
-    /// Row, for the exporace address.
+    /// Row, for the exporace and flashinfer addresses (a CUDA block index,
+    /// below 2^31, for flashinfer).
     #[serde(default)]
     pub row: u64,
     /// Position, for the MRV2 address (required there, refused elsewhere).
@@ -109,11 +114,16 @@ pub struct NoiseBody {
     /// Draft token (salted position), for the MRV2 address.
     #[serde(default)]
     pub draft: bool,
-    /// The request's number of elements, for the keyed address (required
-    /// there, refused elsewhere): JAX's `mode="high"` and MLX's layout of
-    /// words depend on it.
+    /// The request's number of elements, for the keyed address, or the
+    /// row's vocabulary, for the flashinfer address (required there, refused
+    /// elsewhere): JAX's `mode="high"`, MLX's layout of words and
+    /// FlashInfer's groups of tokens depend on it.
     #[serde(default)]
     pub size: Option<u64>,
+    /// curand's offset, for the flashinfer address (default 0; refused
+    /// elsewhere).
+    #[serde(default)]
+    pub offset: Option<u64>,
 }
 
 /// The most draws one `noise` scenario may list.
@@ -195,6 +205,18 @@ impl<S: DrawSink> ModelVisitor for NoiseVisit<'_, S> {
                 m.facts().name
             )));
         }
+        let offset = b.offset.unwrap_or(0);
+        let (vocab, row) = (size as u32, b.row as u32);
+        if b.address == Address::Flashinfer
+            && m.draw_flashinfer(self.seed, offset, vocab, row, 0)
+                .is_none()
+        {
+            return Err(Error::Scenario(format!(
+                "noise: address flashinfer replays FlashInfer's curand words and needs model \
+                 flashinfer-0.7, not {}",
+                m.facts().name
+            )));
+        }
         for i in b.start..b.start.saturating_add(b.count) {
             let d = match (b.address, torch.as_mut()) {
                 (Address::TorchCpu, Some(g)) => m.transform(g.next_u64() & ((1 << 53) - 1)),
@@ -204,12 +226,43 @@ impl<S: DrawSink> ModelVisitor for NoiseVisit<'_, S> {
                     .draw_hashed(self.seed, pos, i as u32, b.draft)
                     .expect("checked above"),
                 (Address::Keyed, _) => m.draw_keyed(self.seed, size, i).expect("checked above"),
+                (Address::Flashinfer, _) => m
+                    .draw_flashinfer(self.seed, offset, vocab, row, i as u32)
+                    .expect("checked above"),
                 _ => m.draw(self.seed, b.row, i as u32),
             };
             sink.take(i, &d);
         }
         Ok(sink.finish(m.facts()))
     }
+}
+
+/// The flashinfer address's checks: a vocabulary of 1 to 2^32 - 1 tokens
+/// (FlashInfer's positions are 32-bit), the listed tokens inside it, and a
+/// row that is a CUDA block index.
+fn check_flashinfer(b: &NoiseBody, size: u64) -> Result<()> {
+    if size == 0 || size > u32::MAX as u64 {
+        return Err(Error::BadArgument {
+            name: "size",
+            value: exporace::ArgValue::Int(size),
+            rule: "a FlashInfer row has from 1 to 2^32 - 1 tokens",
+        });
+    }
+    if b.row > i32::MAX as u64 {
+        return Err(Error::BadArgument {
+            name: "row",
+            value: exporace::ArgValue::Int(b.row),
+            rule: "a row is a CUDA block index, below 2^31",
+        });
+    }
+    if b.start + b.count > size {
+        return Err(Error::Scenario(format!(
+            "noise: tokens {} to {} lie past the row's {size}",
+            b.start,
+            (b.start + b.count).saturating_sub(1)
+        )));
+    }
+    Ok(())
 }
 
 /// Lists a model's draws.
@@ -263,7 +316,19 @@ pub fn noise_with<S: DrawSink>(b: &NoiseBody, seed: u64, sink: S) -> Result<S::O
             "noise: pos and draft address MRV2's or a hashing engine's noise: they need \"address\": \"mrv2\" or \"hashed\"".into(),
         ));
     }
+    if b.offset.is_some() && b.address != Address::Flashinfer {
+        return Err(Error::Scenario(
+            "noise: offset is curand's offset for address flashinfer; the other addresses take none"
+                .into(),
+        ));
+    }
     match (b.address, b.size) {
+        (Address::Flashinfer, None) => {
+            return Err(Error::Scenario(
+                "noise: address flashinfer needs \"size\", the row's vocabulary".into(),
+            ));
+        }
+        (Address::Flashinfer, Some(size)) => check_flashinfer(b, size)?,
         (Address::Keyed, None) => {
             return Err(Error::Scenario(
                 "noise: address keyed needs \"size\", the request's number of elements".into(),
@@ -287,8 +352,8 @@ pub fn noise_with<S: DrawSink>(b: &NoiseBody, seed: u64, sink: S) -> Result<S::O
         }
         (_, Some(_)) => {
             return Err(Error::Scenario(
-                "noise: size is the request's number of elements for address keyed; the other \
-                 addresses take none"
+                "noise: size is the request's number of elements for address keyed, or the \
+                 row's vocabulary for address flashinfer; the other addresses take none"
                     .into(),
             ));
         }

@@ -2,7 +2,9 @@
 //! addresses picks (or, for SGLang's `fast_sample`, proposes) for one row of
 //! logits or probabilities, replayed id for id
 //! ([`crate::hashed_sample`]), and the token JAX's or MLX's `categorical`
-//! picks ([`crate::jax_sample`], [`crate::mlx_sample`]).
+//! picks ([`crate::jax_sample`], [`crate::mlx_sample`]), and the token
+//! FlashInfer's `sampling_from_logits` picks where its approximate logs
+//! leave no doubt ([`crate::flashinfer`]).
 
 use alloc::format;
 use alloc::string::String;
@@ -11,6 +13,7 @@ use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
 use super::number::{Num, floats};
+use crate::flashinfer::{FlashInferPick, flashinfer_sample};
 use crate::hashed_sample::{
     VllmRow, sglang_fast_sample, sglang_sample, vllm_cpu_sample, vllm_gumbel_sample,
 };
@@ -25,8 +28,8 @@ use exporace::{Error, Result};
 pub struct SampleBody {
     /// The engine's model: `vllm-0.33-f32`, `vllm-0.33-f64`, `sglang-0.5`,
     /// `sglang-0.5-fast-sample`, `vllm-cpu-0.32`, `jax-0.11-cpu`,
-    /// `jax-0.11-gpu`, `jax-0.11-cpu-high`, `jax-0.11-gpu-high` or
-    /// `mlx-0.32-cpu`.
+    /// `jax-0.11-gpu`, `jax-0.11-cpu-high`, `jax-0.11-gpu-high`,
+    /// `mlx-0.32-cpu` or `flashinfer-0.7`.
     pub model: String,
     /// One row of logits (fp32 for vLLM; fp64 log-probabilities for
     /// SGLang's `multinomial_with_seed`; fp32 probabilities for its
@@ -49,9 +52,13 @@ pub struct SampleBody {
     /// draw the noise of the whole call under one key.
     #[serde(default)]
     pub rows: Option<u64>,
-    /// This row's index among them (JAX and MLX, default 0).
+    /// This row's index among them (JAX and MLX, default 0), or its CUDA
+    /// block index (FlashInfer, default 0, below 2^31).
     #[serde(default)]
     pub row: Option<u64>,
+    /// curand's offset (FlashInfer only, default 0).
+    #[serde(default)]
+    pub offset: Option<u64>,
 }
 
 /// A `sample` answer.
@@ -71,6 +78,16 @@ fn unused(model: &str, field: &str, given: bool) -> Result<()> {
         )));
     }
     Ok(())
+}
+
+/// Refuses the fields only the hashing engines read (`step`, `pos`,
+/// `temperature`, `draft`), for a model whose engine reads none of them.
+fn unused_hashing_fields(b: &SampleBody) -> Result<()> {
+    let m = b.model.as_str();
+    unused(m, "step", b.step.is_some())?;
+    unused(m, "pos", b.pos.is_some())?;
+    unused(m, "temperature", b.temperature.is_some())?;
+    unused(m, "draft", b.draft)
 }
 
 /// A field the model's engine needs.
@@ -167,7 +184,7 @@ pub fn sample_row(model: &str, logits: Logits<'_>, seed: u64, a: &RowArgs) -> Re
         (other, _) => Err(Error::Scenario(format!(
             "sample: model {other:?} has no sampler here; sample replays vllm-0.33-f32, \
              vllm-0.33-f64, sglang-0.5, sglang-0.5-fast-sample, vllm-cpu-0.32, jax-0.11-cpu, jax-0.11-gpu, \
-             jax-0.11-cpu-high, jax-0.11-gpu-high and mlx-0.32-cpu"
+             jax-0.11-cpu-high, jax-0.11-gpu-high, mlx-0.32-cpu and flashinfer-0.7"
         ))),
     }
 }
@@ -188,10 +205,7 @@ fn keyed(b: &SampleBody, seed: u64) -> Result<Option<usize>> {
             return Ok(None);
         }
     };
-    unused(m, "step", b.step.is_some())?;
-    unused(m, "pos", b.pos.is_some())?;
-    unused(m, "temperature", b.temperature.is_some())?;
-    unused(m, "draft", b.draft)?;
+    unused_hashing_fields(b)?;
     let logits: Vec<f32> = floats("logits", &b.logits)?;
     let row = KeyedRow {
         logits: &logits,
@@ -205,8 +219,46 @@ fn keyed(b: &SampleBody, seed: u64) -> Result<Option<usize>> {
     }))
 }
 
+/// The token FlashInfer's `sampling_from_logits` picks for the body's row
+/// (`row`, its CUDA block; `offset`, curand's) under `seed`, where the GPU's
+/// approximate logs leave one token able to win; `None` for the other
+/// models, which take no `offset`. A row they leave open is refused with
+/// the tokens that can win.
+fn flashinfer(b: &SampleBody, seed: u64) -> Result<Option<usize>> {
+    let m = b.model.as_str();
+    if m != "flashinfer-0.7" {
+        unused(m, "offset", b.offset.is_some())?;
+        return Ok(None);
+    }
+    unused_hashing_fields(b)?;
+    unused(m, "rows", b.rows.is_some())?;
+    let row = b.row.unwrap_or(0);
+    let row = u32::try_from(row)
+        .ok()
+        .filter(|&r| r <= i32::MAX as u32)
+        .ok_or(Error::BadArgument {
+            name: "row",
+            value: exporace::ArgValue::Int(row),
+            rule: "a row is a CUDA block index, below 2^31",
+        })?;
+    let logits: Vec<f32> = floats("logits", &b.logits)?;
+    match flashinfer_sample(&logits, seed, b.offset.unwrap_or(0), row)? {
+        FlashInferPick::Certified(token) => Ok(Some(token)),
+        FlashInferPick::Undetermined(tokens) => Err(Error::Scenario(format!(
+            "sample: flashinfer-0.7 cannot name this row's token: the error of the GPU's \
+             lg2.approx leaves tokens {tokens:?} able to win"
+        ))),
+    }
+}
+
 /// Answers a `sample` body under `seed`.
 pub fn sample(b: &SampleBody, seed: u64) -> Result<SampleOut> {
+    if let Some(token) = flashinfer(b, seed)? {
+        return Ok(SampleOut {
+            model: b.model.clone(),
+            token,
+        });
+    }
     if let Some(token) = keyed(b, seed)? {
         return Ok(SampleOut {
             model: b.model.clone(),

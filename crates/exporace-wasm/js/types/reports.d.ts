@@ -58,6 +58,10 @@ export interface ReportModelFacts {
   maxFiniteGumbel: number;
   pZero: number;
   pInfinite: number;
+  /** How far the value may lie from the engine's: 0 but where the model
+   * stands in for a value the engine's approximate instruction gives within
+   * a measured bound (`flashinfer-0.7`). */
+  noiseError: number;
   /** How the engine's argmax breaks ties between equal scores. */
   tieRule: string;
   source: string;

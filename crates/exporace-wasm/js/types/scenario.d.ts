@@ -46,7 +46,10 @@ export function compareOf(
  * fp32 probabilities in `logits`, `pos` required, `step` optional), vLLM's CPU `fused_gumbel_argmax` (`vllm-cpu-0.32`: the row's
  * seed only), JAX's `jax.random.categorical` (`jax-0.11-*`) and MLX's
  * `mx.random.categorical` (`mlx-0.32-cpu`), whose `rows` and `row` place the
- * row in the call's logits. A field the engine does not read is refused. */
+ * row in the call's logits, and FlashInfer's `sampling_from_logits`
+ * (`flashinfer-0.7`: `row`, the CUDA block, and `offset`, curand's; a row
+ * whose token the GPU's approximate logs leave open is refused with the
+ * tokens that can win). A field the engine does not read is refused. */
 export function sample(options: {
   model:
     | "vllm-0.33-f32"
@@ -58,7 +61,8 @@ export function sample(options: {
     | "jax-0.11-gpu"
     | "jax-0.11-cpu-high"
     | "jax-0.11-gpu-high"
-    | "mlx-0.32-cpu";
+    | "mlx-0.32-cpu"
+    | "flashinfer-0.7";
   logits: ArrayLike<number | string> | Float32Array | Float64Array;
   seed?: U64 | string;
   pos?: U64;
@@ -69,8 +73,11 @@ export function sample(options: {
   step?: U64;
   /** The call's number of rows of logits (JAX and MLX only; default 1). */
   rows?: U64;
-  /** This row's index among them (JAX and MLX only; default 0). */
+  /** This row's index among them (JAX and MLX; default 0), or its CUDA
+   * block (FlashInfer; default 0). */
   row?: U64;
+  /** curand's offset (`flashinfer-0.7` only; default 0). */
+  offset?: U64;
 }): SampleReport;
 
 /**
@@ -96,7 +103,7 @@ export function noise(options: {
   model: ModelChoice;
   count: number;
   start?: U64;
-  address?: "exporace" | "triton" | "mrv2" | "torch_cpu" | "hashed" | "keyed";
+  address?: "exporace" | "triton" | "mrv2" | "torch_cpu" | "hashed" | "keyed" | "flashinfer";
   row?: U64;
   /** The token's position: required with `address: "mrv2"`, refused with
    * the others; at most `2^63 - 1 - 2^30` (int64 positions, salted by 2^30
@@ -106,8 +113,12 @@ export function noise(options: {
   draft?: boolean;
   /** The request's number of elements: required with `address: "keyed"`
    * (JAX and MLX, whose key is made of the seed and whose `start + i` is a
-   * flat element), refused with the others; 1 to 2^63. */
+   * flat element), refused with the others; 1 to 2^63. With
+   * `address: "flashinfer"` (`flashinfer-0.7`), required too: the row's
+   * vocabulary, 1 to 2^32 - 1, whose token `start + i` of row `row` is drawn. */
   size?: U64;
+  /** curand's offset (`address: "flashinfer"` only; default 0). */
+  offset?: U64;
   seed?: U64 | string;
 }): NoiseReport;
 
