@@ -142,6 +142,20 @@ test("sample replays JAX's and MLX's categorical, each row in its place", () => 
   );
 });
 
+test("FlashInfer's model draws curand's words and states how far its noise may be", () => {
+  // Token 0 of row 0 at seed 42, offset 0, d 8192: an H100 drew the uniform with bits 1058859760.
+  const drawn = ex.noise({ model: "flashinfer-0.7", address: "flashinfer", size: 8192, count: 1, seed: 42 });
+  assert.equal(new Uint32Array(new Float32Array([drawn.result.draws[0].uniform]).buffer)[0], 1058859760);
+  const facts = ex.models().result.models.find((m) => m.name === "flashinfer-0.7");
+  assert.ok(facts.noiseError > 1 && facts.noiseError < 2, `${facts.noiseError}`);
+  assert.ok(ex.models().result.models.filter((m) => m.noiseError !== 0).length === 1);
+  assert.equal(ex.sample({ model: "flashinfer-0.7", logits: [0, 0, 40, 0], seed: 7, row: 5, offset: 3 }).result.token, 2);
+  assert.throws(
+    () => ex.noise({ model: "ideal", address: "flashinfer", size: 8, count: 1, seed: 3 }),
+    (e) => e.code === "SCENARIO" && /flashinfer-0\.7/.test(e.message),
+  );
+});
+
 test("sample refuses the fields its engine does not read, and keeps working", () => {
   const row = { logits: new Float32Array([0, 60, 0]), seed: 7 };
   const cases = [
