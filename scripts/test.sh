@@ -18,10 +18,12 @@ cargo clippy -p exporace --target wasm32-unknown-unknown --no-default-features -
 step "native tests and doc tests"
 cargo test --workspace
 
-# Their doc tests ran above; here their unit and integration tests run.
-step "the sampler and the study layer, each with its own features"
-cargo test -p exporace --lib --tests
-cargo test -p exporace-study --lib --tests
+# The workspace build above unifies features (`parallel`, `serde`); here the
+# sequential paths run: the sampler's unit tests (kernels, splits, recover)
+# and the study's Monte Carlo, each with the crate's own default features.
+step "the sampler and the study layer, each with its own features (sequential paths)"
+cargo test -p exporace --lib
+cargo test -p exporace-study --lib --test experiment
 
 # The default build is x86-64's baseline; the benchmarks build for the CPU
 # they run on, whose lanes (AVX2, or AVX-512 with its own Philox, key and
