@@ -26,7 +26,7 @@ cargo fmt --all -- --check
 
 if [ ${#crates[@]} -eq 0 ]; then
   echo "no crate changed since the last commit; name crates as arguments to check them"
-  printf '(test:quick: %ds)\n' $((SECONDS - t0))
+  printf 'test:quick: %ds in all\n' $((SECONDS - t0))
   exit 0
 fi
 pkgs=()
@@ -40,6 +40,8 @@ cargo clippy "${pkgs[@]}" --all-targets --no-deps -- -D warnings
 
 step "native unit tests: ${crates[*]}"
 # Library and binary targets only: integration and doc tests run in npm test.
+t1=$SECONDS
 cargo test "${pkgs[@]}" "${targets[@]}"
+printf '(cargo test: %ds)\n' $((SECONDS - t1))
 
-printf '(test:quick: %ds)\n' $((SECONDS - t0))
+printf 'test:quick: %ds in all\n' $((SECONDS - t0))

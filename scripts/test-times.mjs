@@ -2,7 +2,9 @@
 // Records how long each step of `npm test` took, from the output of a run
 // (`npm test 2>&1 | tee LOG`): every `== setup: ...` and `== test: ...` line
 // gives a step's start time, and a `(name: Ns)` line its own duration. Writes
-// benches/test-times.json and the sentence in benches/README.md.
+// benches/test-times.json and the sentence in benches/README.md. A log of
+// `npm run test:quick` (`== test:quick: ...` lines) goes to
+// benches/test-quick-times.json and its own sentence.
 //
 // Usage: node scripts/test-times.mjs LOG [--out JSON] [--note TEXT] [--commit REV] [--partial]
 //   --commit   the commit the run tested (default: this checkout's HEAD)
@@ -21,7 +23,7 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 export function parseSteps(text) {
   const steps = [];
   for (const line of text.split("\n")) {
-    const start = line.match(/^== (setup|test): (.*) \((\d\d):(\d\d):(\d\d)\)$/);
+    const start = line.match(/^== (setup|test|test:quick): (.*) \((\d\d):(\d\d):(\d\d)\)$/);
     if (start) {
       const [, phase, name, h, m, s] = start;
       steps.push({ phase, name, start: +h * 3600 + +m * 60 + +s });
@@ -51,13 +53,15 @@ function main() {
     process.exit(2);
   }
   const opt = (name) => (args.indexOf(name) < 0 ? null : args[args.indexOf(name) + 1]);
-  const out = resolve(opt("--out") ?? join(root, "benches/test-times.json"));
   let steps = durations(parseSteps(readFileSync(log, "utf8")));
+  const quick = steps.some((s) => s.phase === "test:quick");
+  const name = quick ? "test-quick-times" : "test-times";
+  const out = resolve(opt("--out") ?? join(root, `benches/${name}.json`));
   const partial = args.includes("--partial");
   let unfinished = null;
   if (partial && steps.length && steps.at(-1).seconds === null) unfinished = steps.pop().name;
   if (!steps.length || steps.at(-1).seconds === null) {
-    console.error(`${log}: no complete run of npm test (the last step printed no duration; --partial records it)`);
+    console.error(`${log}: no complete run (the last step printed no duration; --partial records it)`);
     process.exit(1);
   }
   const total = steps.reduce((n, s) => n + s.seconds, 0);
@@ -75,12 +79,12 @@ function main() {
   const longest = [...steps].sort((a, b) => b.seconds - a.seconds).slice(0, 3);
   const min = (s) => (s / 60).toFixed(1);
   const text =
-    `Measured ${report.date} at ${report.commit} on ${report.machine.cpus} cores ` +
-    `([test-times.json](test-times.json)): ${min(total)} minutes` +
+    `${quick ? "`npm run test:quick`" : "`npm test`"} measured ${report.date} at ${report.commit} ` +
+    `on ${report.machine.cpus} cores ([${name}.json](${name}.json)): ${min(total)} minutes` +
     (unfinished ? ` for the steps before "${unfinished}", which had not finished` : "") +
     "; the longest steps: " +
     longest.map((s) => `${s.name} (${min(s.seconds)})`).join(", ") + ".";
-  if (out === join(root, "benches/test-times.json")) replaceBlock(join(root, "benches/README.md"), "test-times", text);
+  if (out === join(root, `benches/${name}.json`)) replaceBlock(join(root, "benches/README.md"), name, text);
   console.log(text);
 }
 

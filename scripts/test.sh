@@ -19,16 +19,16 @@ step "native tests and doc tests"
 cargo test --workspace
 
 # The workspace build above unifies features (`parallel`, `serde`); here the
-# sequential paths run: the sampler's unit tests (kernels, splits, recover)
-# and the study's Monte Carlo, each with the crate's own default features.
-step "the sampler and the study layer, each with its own features (sequential paths)"
-cargo test -p exporace --lib
+# study's unit tests and its Monte Carlo run on the sequential path, with the
+# crate's own default features. (The sampler's unit tests run so in the
+# builds for this CPU below.)
+step "the study layer with its own features (sequential paths)"
 cargo test -p exporace-study --lib --test experiment
 
 # The default build is x86-64's baseline; the benchmarks build for the CPU
 # they run on, whose lanes (AVX2, or AVX-512 with its own Philox, key and
 # search modules) only such a build compiles.
-step "the core built for this CPU (-C target-cpu=native): clippy and unit tests"
+step "the core built for this CPU (-C target-cpu=native), its own features: clippy and unit tests"
 flags=$(grep -m1 '^flags' /proc/cpuinfo 2>/dev/null || true)
 if [[ " $flags " == *" avx512f "* && " $flags " == *" avx512dq "* && " $flags " == *" avx512vl "* ]]; then
   echo "this CPU has AVX-512: arch/x86_64/avx512 (philox, seeded, span_keys, group, clear) is compiled and tested; arch/x86_64/avx2 is tested in the x86-64-v3 build below"
@@ -37,16 +37,23 @@ elif [[ " $flags " == *" avx2 "* ]]; then
 else
   echo "no AVX2 on this CPU: arch/x86_64/avx2 and arch/x86_64/avx512 are not compiled here"
 fi
-native() { RUSTFLAGS="-C target-cpu=native" CARGO_TARGET_DIR=target/native-test "$@"; }
-native cargo clippy -p exporace --all-targets -- -D warnings
-native cargo test -p exporace --lib
+# Only the core is built for the CPU (its dependencies are the default
+# build's, already compiled): clippy takes the flag after `--`, and
+# `cargo rustc --profile test` builds the core's unit tests with it.
+for_cpu() {
+  cargo clippy -p exporace --all-targets -- -D warnings -C target-cpu="$1"
+  local exe
+  exe=$(cargo rustc -p exporace --lib --profile test --message-format=json-render-diagnostics -- -C target-cpu="$1" |
+    sed -n 's/.*"executable":"\([^"]*\)".*/\1/p' | tail -n 1)
+  [ -x "$exe" ] || { echo "cargo rustc gave no test binary for target-cpu=$1" >&2; return 1; }
+  "$exe"
+}
+for_cpu native
 if [[ " $flags " == *" avx512f "* && " $flags " == *" avx2 "* ]]; then
   # An AVX-512 CPU also runs the AVX2 build (x86-64-v3: AVX2 and FMA, no
   # AVX-512), so arch/x86_64/avx2 is tested too.
   step "the core built for AVX2 without AVX-512 (-C target-cpu=x86-64-v3): clippy and unit tests"
-  v3() { RUSTFLAGS="-C target-cpu=x86-64-v3" CARGO_TARGET_DIR=target/v3-test "$@"; }
-  v3 cargo clippy -p exporace --all-targets -- -D warnings
-  v3 cargo test -p exporace --lib
+  for_cpu x86-64-v3
 fi
 
 step "the library crates package for crates.io (metadata, READMEs, versioned dependencies)"
@@ -67,7 +74,7 @@ node scripts/doc-examples.mjs
 timed() { local t0=$SECONDS; "$@"; printf '(%s: %ds)\n' "$1" $((SECONDS - t0)); }
 
 step "the benchmark scripts, the page's estimate, number formats and end-to-end rows (Node, no wasm)"
-timed node --test tests/js/timing.test.mjs tests/js/rounds.test.mjs tests/js/estimate.test.mjs tests/js/e2e-rows.test.mjs
+timed node --test tests/js/timing.test.mjs tests/js/test-times.test.mjs tests/js/rounds.test.mjs tests/js/estimate.test.mjs tests/js/e2e-rows.test.mjs
 
 step "the Python package: wheel (maturin), pytest in its virtual environment, a clean install"
 timed scripts/test-python.sh
@@ -93,5 +100,12 @@ timed node --test tests/js/bundlers.test.mjs
 step "threaded build in headless Chromium with COOP/COEP (playwright-core)"
 timed node --test tests/js/threads.test.mjs
 
+# Two test files at a time (each its own Chromium); the time and size budgets
+# run alone afterwards, so no other browser competes with their timings.
 step "the page (web/) in headless Chromium, with and without COOP/COEP (playwright-core)"
-timed node --test tests/js/page/*.test.mjs
+page_files=()
+for f in tests/js/page/*.test.mjs; do [ "$f" = tests/js/page/budgets.test.mjs ] || page_files+=("$f"); done
+timed node --test --test-concurrency=2 "${page_files[@]}"
+
+step "the page's time and transfer budgets, alone in headless Chromium"
+timed node --test tests/js/page/budgets.test.mjs

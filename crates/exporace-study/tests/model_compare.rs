@@ -75,24 +75,25 @@ impl<FA: NoiseFloat> ModelVisitor for PairB<'_, FA> {
     fn visit<M: NoiseModel>(self, b: &M) -> usize {
         let b: &dyn NoiseModel<Float = M::Float> = b;
         let mut checked = 0;
-        for w in self.1 {
-            for policy in [
-                NanPolicy::FirstNanWins,
-                NanPolicy::NanNeverWins,
-                NanPolicy::Reject,
-            ] {
-                for seed in 0..3u64 {
-                    let got = compare_models(w, self.0, b, seed, seed % 3, policy);
-                    let got = got.map_or_else(|e| format!("{e:?}"), |r| format!("{r:?}"));
-                    let want = filled(w, self.0, b, seed, seed % 3, policy);
-                    let want = if want.starts_with("Err(") {
-                        want[4..want.len() - 1].to_string()
-                    } else {
-                        want[3..want.len() - 1].to_string()
-                    };
-                    assert_eq!(got, want, "seed {seed} {policy:?}");
-                    checked += 1;
-                }
+        let policies = [
+            NanPolicy::FirstNanWins,
+            NanPolicy::NanNeverWins,
+            NanPolicy::Reject,
+        ];
+        for (i, w) in self.1.iter().enumerate() {
+            for (j, &policy) in policies.iter().enumerate() {
+                // A seed (and row) of its own for each weight set and policy.
+                let seed = (i * policies.len() + j) as u64;
+                let got = compare_models(w, self.0, b, seed, seed % 3, policy);
+                let got = got.map_or_else(|e| format!("{e:?}"), |r| format!("{r:?}"));
+                let want = filled(w, self.0, b, seed, seed % 3, policy);
+                let want = if want.starts_with("Err(") {
+                    want[4..want.len() - 1].to_string()
+                } else {
+                    want[3..want.len() - 1].to_string()
+                };
+                assert_eq!(got, want, "seed {seed} {policy:?}");
+                checked += 1;
             }
         }
         checked
@@ -101,10 +102,10 @@ impl<FA: NoiseFloat> ModelVisitor for PairB<'_, FA> {
 
 /// Every ordered pair of catalogue models whose model A is at an even
 /// (`part` 0) or odd (`part` 1) place in the catalogue, at both precisions
-/// where the recipe has them, on four weight sets, three NaN policies and
-/// three seeds: the report (races, margins, exact winner, differing tokens)
-/// is the filled rows' report, and so is any error. Two halves, so the two
-/// tests run on two threads.
+/// where the recipe has them, on four weight sets under three NaN policies,
+/// each of the 12 with a seed of its own: the report (races, margins, exact
+/// winner, differing tokens) is the filled rows' report, and so is any
+/// error. Two halves, so the two tests run on two threads.
 fn pairs_match_the_filled_rows(part: usize) {
     let sets = weight_sets();
     let mut checked = 0;
@@ -120,7 +121,7 @@ fn pairs_match_the_filled_rows(part: usize) {
     let models = CATALOGUE.len() + 5;
     let a_entries = CATALOGUE.len().div_ceil(2) - part;
     assert!(
-        checked >= a_entries * models * 4 * 3 * 3,
+        checked >= a_entries * models * 4 * 3,
         "{checked} reports checked"
     );
 }
