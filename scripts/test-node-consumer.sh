@@ -31,7 +31,7 @@ for config in tsconfig.json tsconfig.nodom.json tsconfig.bundler.json tsconfig.c
 done
 echo "typescript: the declarations check under --strict (nodenext with and without dom, bundler, CommonJS), without skipLibCheck"
 EXPORACE_GOLDEN="$root/tests/golden" EXPORACE_EXAMPLES="$root/docs/examples" \
-  EXPORACE_ROOT="$root" EXPORACE_TARBALL="$work/$tarball" node --test size.test.mjs esm.test.mjs cjs.test.cjs garbage.test.mjs core-values.test.mjs safetensors.test.mjs tensors.test.mjs wasm-array.test.mjs exports.test.mjs reports.test.mjs forensics.test.mjs async.test.mjs fuzz.test.mjs
+  EXPORACE_ROOT="$root" EXPORACE_TARBALL="$work/$tarball" node --test --test-concurrency=2 size.test.mjs esm.test.mjs cjs.test.cjs garbage.test.mjs core-values.test.mjs safetensors.test.mjs tensors.test.mjs wasm-array.test.mjs exports.test.mjs reports.test.mjs forensics.test.mjs async.test.mjs fuzz.test.mjs hostile-values.test.mjs
 
 # The package README's example, run as written from the installed tarball.
 awk '/^```js$/{on=1; next} /^```$/{if (on) exit} on' "$root/crates/exporace-wasm/README.md" >readme-example.mjs
