@@ -19,13 +19,14 @@ export const fmt32 = (v) => {
 /**
  * An estimate with the significant digits its bracket [lower, upper]
  * supports: one more than the bracket's half-width leaves certain; every
- * digit when the value is exact.
+ * digit when the value is exact. Plain or in exponent form where `fmt` is.
  */
 export const fmtBounded = (p, lower, upper) => {
   const halfWidth = Math.max(upper - p, p - lower);
   if (!(halfWidth > 0) || p === 0) return fmt(p);
   const digits = Math.min(17, Math.max(1, Math.ceil(Math.log10(Math.abs(p) / halfWidth)) + 1));
-  return String(Number(p.toPrecision(digits)));
+  const rounded = Number(p.toPrecision(digits));
+  return Math.abs(rounded) >= 1e-3 && Math.abs(rounded) < 1e6 ? String(rounded) : rounded.toExponential(digits - 1);
 };
 
 /**

@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { MAX_RUN_SECONDS, duration, judgeRun } from "../../web/estimate.mjs";
-import { fmtStat } from "../../web/format.mjs";
+import { fmtBounded, fmtStat } from "../../web/format.mjs";
 
 test("a run's estimate is the fixed cost plus the trials at the measured rate, per run", () => {
   const c = { fixedMs: 200, perTrialMs: 0.5, probe: 64 };
@@ -38,4 +38,16 @@ test("durations read in seconds, minutes or hours", () => {
 test("statistics print 4 significant digits; non-finite values as they are", () => {
   assert.deepEqual([0.03262000000000001, 513.685375, 2.848643e-112, 21.05611945888099, 0, 1e7, -0.000123456, NaN, Infinity].map(fmtStat),
     ["0.03262", "513.7", "2.849e-112", "21.06", "0", "1.000e+7", "-1.235e-4", "NaN", "Infinity"]);
+});
+
+test("an estimate keeps the digits its bracket supports, in the notation of the page's other numbers", () => {
+  // Half-width 1e-9 around 3.2761234e-4: 6 digits are certain, 7 shown, in exponent form below 1e-3.
+  assert.equal(fmtBounded(3.2761234e-4, 3.2761134e-4, 3.2761334e-4), "3.276123e-4");
+  // The same bracket on a plain value: 0.012345678 +- 1e-7 keeps 7 digits.
+  assert.equal(fmtBounded(0.012345678, 0.012345578, 0.012345778), "0.01234568");
+  // Exact values (no width) and 0 print as fmt does.
+  assert.equal(fmtBounded(3.544463e-4, 3.544463e-4, 3.544463e-4), "3.544463e-4");
+  assert.equal(fmtBounded(0, 0, 1e-30), "0");
+  // A bracket far wider than the value leaves one digit.
+  assert.equal(fmtBounded(2.6e-7, 0, 1e-6), "3e-7");
 });
