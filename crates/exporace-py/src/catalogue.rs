@@ -37,10 +37,11 @@ impl DrawSink for Values {
 }
 
 /// The noise a model draws at `count` tokens from `start` (or offsets, or
-/// flat elements of a request of `size` elements, by `address`), as float32
-/// or float64 by the model's precision.
+/// flat elements of a request of `size` elements, by `address`; curand's
+/// `offset` for the flashinfer address), as float32 or float64 by the
+/// model's precision.
 #[pyfunction]
-#[pyo3(signature = (model, precision, seed, address, start, count, row, pos, draft, size))]
+#[pyo3(signature = (model, precision, seed, address, start, count, row, pos, draft, size, offset))]
 #[allow(clippy::too_many_arguments)]
 pub fn noise<'py>(
     py: Python<'py>,
@@ -54,6 +55,7 @@ pub fn noise<'py>(
     pos: Option<u64>,
     draft: bool,
     size: Option<u64>,
+    offset: Option<u64>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let spec = match precision {
         None => Value::from(model),
@@ -68,6 +70,9 @@ pub fn noise<'py>(
     }
     if let Some(n) = size {
         body["size"] = Value::from(n);
+    }
+    if let Some(o) = offset {
+        body["offset"] = Value::from(o);
     }
     let body: NoiseBody =
         serde_json::from_value(body).map_err(|e| errors::value("model", &e.to_string()))?;

@@ -84,3 +84,35 @@ def test_a_negative_seed_is_its_int64_bits():
     a = exporace.noise("vllm-0.33-f64", seed=-1, pos=0, tokens=8)
     b = exporace.noise("vllm-0.33-f64", seed=(1 << 64) - 1, pos=0, tokens=8)
     np.testing.assert_array_equal(a.view(np.uint64), b.view(np.uint64))
+
+
+@pytest.mark.parametrize("case", ["s3", "s4"])
+def test_flashinfer_noise_follows_the_gpu_rows_at_their_offset(shared_flashinfer, case):
+    # FlashInfer 0.7.4 on an H100 (shared fixture): G of every token of each
+    # row at curand's offset. The model's logs stand in for lg2.approx, so its
+    # G is within 0.01 of the GPU's, not bit for bit; at offset 0 it is not.
+    seed, offset, d, rows = (int(v) for v in shared_flashinfer[f"flashinfer/{case}/params"])
+    assert offset > 0
+    gpu = shared_flashinfer[f"flashinfer/{case}/noise"].view(np.float32)
+    for row in range(rows):
+        at = exporace.noise("flashinfer-0.7", seed, tokens=d, address="flashinfer",
+                            size=d, row=row, offset=offset)
+        assert at.dtype == np.float32
+        assert np.abs(at.astype(np.float64) - gpu[row]).max() < 0.01
+        unshifted = exporace.noise("flashinfer-0.7", seed, tokens=d, address="flashinfer",
+                                   size=d, row=row)
+        assert np.abs(unshifted.astype(np.float64) - gpu[row]).max() > 1
+
+
+def test_flashinfer_noise_refuses_what_its_address_does_not_read():
+    def refused(argument, **kw):
+        with pytest.raises(exporace.ExporaceValueError) as e:
+            exporace.noise("flashinfer-0.7", 1, tokens=4, **kw)
+        assert e.value.argument == argument, e.value
+    refused("size", address="flashinfer")
+    refused("offset", address="flashinfer", size=8, offset=-1)
+    refused("offset", address="flashinfer", size=8, offset=2**64)
+    refused("offset", offset=3)
+    refused("offset", address="exporace", offset=0)
+    # The module keeps working.
+    assert exporace.noise("flashinfer-0.7", 1, tokens=4, address="flashinfer", size=8).shape == (4,)

@@ -135,6 +135,7 @@ def noise(
     address: str | None = None,
     precision: str | None = None,
     size: int | None = None,
+    offset: int | None = None,
 ) -> np.ndarray:
     """The noise ``model`` draws for ``tokens`` (a count from token 0, or a
     ``range``), as float32 or float64 by the model's precision (or
@@ -147,8 +148,10 @@ def noise(
     :data:`KEYED_MODELS`), ``"mrv2"`` (vLLM's Triton key of seed and
     ``pos``; the default for other models when ``pos`` is given),
     ``"triton"`` (``tl.randint4x`` offsets), ``"torch_cpu"`` (torch's CPU
-    generator) or ``"exporace"`` (exporace's Philox stream at ``row``; the
-    default otherwise). At most 2^20 draws.
+    generator), ``"flashinfer"`` (``flashinfer-0.7``: curand's words of
+    block ``row`` over a vocabulary of ``size`` tokens, at curand's
+    ``offset``, default 0) or ``"exporace"`` (exporace's Philox stream at
+    ``row``; the default otherwise). At most 2^20 draws.
 
     The keyed address replays ``jax.random.gumbel(jax.random.key(seed),
     shape)`` and ``mx.random.gumbel(shape=shape, key=mx.random.key(seed))``
@@ -191,8 +194,16 @@ def noise(
         else:
             address = "exporace" if pos_v is None else "mrv2"
     address = _args.choice(
-        address, "address", ("exporace", "triton", "mrv2", "torch_cpu", "hashed", "keyed")
+        address,
+        "address",
+        ("exporace", "triton", "mrv2", "torch_cpu", "hashed", "keyed", "flashinfer"),
     )
+    if offset is not None and address != "flashinfer":
+        raise ExporaceValueError(
+            f"offset is curand's offset for address flashinfer; address {address} takes none",
+            "offset",
+        )
+    offset_v = None if offset is None else _args.count(offset, "offset")
     if address == "keyed":
         for name, given in (("pos", pos_v is not None), ("draft", draft_v)):
             if given:
@@ -200,6 +211,14 @@ def noise(
                     f"address keyed takes no {name}: the key is made of the seed alone", name
                 )
         size_v: int | None = _keyed.size(model, size, start, n, counted)
+    elif address == "flashinfer":
+        if size is None:
+            raise ExporaceValueError(
+                "address flashinfer needs size: the vocabulary, curand's subsequence "
+                "of token t in block row being row * size + t",
+                "size",
+            )
+        size_v = _args.count(size, "size")
     elif size is not None:
         raise ExporaceValueError(
             "size is the request's number of elements for address keyed; "
@@ -219,6 +238,7 @@ def noise(
         pos_v,
         draft_v,
         size_v,
+        offset_v,
     )
 
 

@@ -30,6 +30,7 @@ def noise(
     pos: int | None,
     draft: bool,
     size: int | None,
+    offset: int | None,
 ) -> npt.NDArray[np.float32] | npt.NDArray[np.float64]: ...
 def sample(
     model: str,
